@@ -1,0 +1,105 @@
+// Entry points: JNI_OnLoad acquires JVMTI, and the natives of io.heaptap.nativeagent.NativeAgent
+// drive the one Sampler of this JVM. Nothing here throws or prints; errors are returned as values.
+#include <jni.h>
+#include <jvmti.h>
+
+#include <string>
+
+#include "sampler.h"
+
+namespace {
+
+Sampler* sampler = nullptr;
+std::string initError;
+
+void JNICALL onSampledObjectAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size) {
+    Sampler* s = sampler;
+    if (s != nullptr) {
+        s->onSample(jni, thread, object, klass, size);
+    }
+}
+
+bool initialize(JavaVM* vm) {
+    jvmtiEnv* jvmti = nullptr;
+    if (vm->GetEnv(reinterpret_cast<void**>(&jvmti), JVMTI_VERSION_11) != JNI_OK || jvmti == nullptr) {
+        initError = "this JVM offers no JVMTI 11 environment (heaptap needs HotSpot, Java 11+)";
+        return false;
+    }
+    jvmtiCapabilities caps{};
+    caps.can_get_line_numbers = 1;
+    caps.can_get_source_file_name = 1;
+    if (jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE) {
+        initError = "JVMTI refused the line-number and source-file capabilities";
+        return false;
+    }
+    jvmtiEventCallbacks callbacks{};
+    callbacks.SampledObjectAlloc = onSampledObjectAlloc;
+    if (jvmti->SetEventCallbacks(&callbacks, sizeof callbacks) != JVMTI_ERROR_NONE) {
+        initError = "JVMTI refused heaptap's event callbacks";
+        return false;
+    }
+    sampler = new Sampler(jvmti, Limits());
+    return true;
+}
+
+Limits limitsFrom(jint depth, jint maxStacks) {
+    Limits limits;
+    limits.maxStackDepth = depth < 1 ? 1 : (depth > 2048 ? 2048 : depth);
+    limits.maxStacks = maxStacks < 1 ? 1 : static_cast<uint32_t>(maxStacks);
+    return limits;
+}
+
+}  // namespace
+
+extern "C" {
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void*) {
+    initialize(vm);
+    return JNI_VERSION_1_8;
+}
+
+JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_initError(JNIEnv* env, jclass) {
+    return sampler != nullptr ? nullptr : env->NewStringUTF(initError.c_str());
+}
+
+// Returns null on success, or "<code>:<message>" with code as in StartResult.
+JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv* env, jclass, jlong interval,
+                                                                       jlong durationNanos, jint depth, jint maxStacks) {
+    if (sampler == nullptr) {
+        return env->NewStringUTF(("3:" + initError).c_str());
+    }
+    std::string error;
+    StartResult result = sampler->start(interval, durationNanos, limitsFrom(depth, maxStacks), error);
+    if (result == StartResult::kOk) {
+        return nullptr;
+    }
+    return env->NewStringUTF((std::to_string(static_cast<int>(result)) + ":" + error).c_str());
+}
+
+JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_stop0(JNIEnv*, jclass) {
+    if (sampler != nullptr) sampler->stop();
+}
+
+JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_clear0(JNIEnv*, jclass) {
+    if (sampler != nullptr) sampler->clear();
+}
+
+JNIEXPORT jboolean JNICALL Java_io_heaptap_nativeagent_NativeAgent_sampling0(JNIEnv*, jclass) {
+    return sampler != nullptr && sampler->sampling() ? JNI_TRUE : JNI_FALSE;
+}
+
+JNIEXPORT jbyteArray JNICALL Java_io_heaptap_nativeagent_NativeAgent_snapshot0(JNIEnv* env, jclass) {
+    if (sampler == nullptr) {
+        return nullptr;
+    }
+    ByteWriter out;
+    sampler->snapshot(out);
+    const std::vector<uint8_t>& bytes = out.bytes();
+    jbyteArray array = env->NewByteArray(static_cast<jsize>(bytes.size()));
+    if (array != nullptr) {
+        env->SetByteArrayRegion(array, 0, static_cast<jsize>(bytes.size()), reinterpret_cast<const jbyte*>(bytes.data()));
+    }
+    return array;  // null with an OutOfMemoryError pending if the array could not be made
+}
+
+}  // extern "C"

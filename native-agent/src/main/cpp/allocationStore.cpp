@@ -1,0 +1,224 @@
+#include "allocationStore.h"
+
+#include <algorithm>
+
+namespace {
+
+constexpr char kOtherClasses[] = "[other classes]";
+
+uint64_t hashFrames(const uint32_t* ids, int32_t count, bool truncated) {
+    uint64_t h = 1469598103934665603ull ^ (truncated ? 1u : 0u);
+    for (int32_t i = 0; i < count; i++) {
+        h = (h ^ ids[i]) * 1099511628211ull;
+    }
+    return h;
+}
+
+}  // namespace
+
+void AllocationStore::reset(uint64_t generation, const Limits& limits) {
+    std::lock_guard<std::mutex> guard(lock_);
+    limits_ = limits;
+    generation_ = generation;
+    samples_ = 0;
+    drops_ = DropCounters();
+    frameIndex_ = {};
+    frames_ = {};
+    stackIndex_ = {};
+    stackFrames_ = {};
+    stacks_ = {};
+    classIndex_ = {};
+    classes_ = {};
+    siteIndex_ = {};
+    siteKeys_ = {};
+    sites_ = {};
+}
+
+uint32_t AllocationStore::internStack(const jvmtiFrameInfo* frames, int32_t count, bool truncated) {
+    if (count <= 0 || count > limits_.maxStackDepth) {
+        return kNone;
+    }
+    uint32_t ids[2048];
+    for (int32_t i = 0; i < count; i++) {
+        FrameKey key{frames[i].method, static_cast<int32_t>(frames[i].location)};
+        auto it = frameIndex_.find(key);
+        if (it == frameIndex_.end()) {
+            if (frames_.size() >= limits_.maxFrames) {
+                return kNone;
+            }
+            it = frameIndex_.emplace(key, static_cast<uint32_t>(frames_.size())).first;
+            frames_.push_back(key);
+        }
+        ids[i] = it->second;
+    }
+    uint64_t hash = hashFrames(ids, count, truncated);
+    auto range = stackIndex_.equal_range(hash);
+    for (auto it = range.first; it != range.second; ++it) {
+        const Stack& s = stacks_[it->second];
+        if (s.length == static_cast<uint32_t>(count) && s.truncated == truncated &&
+            std::equal(ids, ids + count, stackFrames_.begin() + s.offset)) {
+            return it->second;
+        }
+    }
+    if (stacks_.size() >= limits_.maxStacks) {
+        return kNone;
+    }
+    uint32_t id = static_cast<uint32_t>(stacks_.size());
+    stacks_.push_back(Stack{static_cast<uint32_t>(stackFrames_.size()), static_cast<uint32_t>(count), truncated});
+    stackFrames_.insert(stackFrames_.end(), ids, ids + count);
+    stackIndex_.emplace(hash, id);
+    return id;
+}
+
+uint32_t AllocationStore::internClass(const char* signature) {
+    std::string key(signature != nullptr ? signature : "[unknown class]");
+    auto it = classIndex_.find(key);
+    if (it != classIndex_.end()) {
+        return it->second;
+    }
+    if (classes_.size() >= limits_.maxClasses) {
+        drops_.classesDropped++;
+        key = kOtherClasses;
+        it = classIndex_.find(key);
+        if (it != classIndex_.end()) {
+            return it->second;
+        }
+    }
+    uint32_t id = static_cast<uint32_t>(classes_.size());
+    classIndex_.emplace(key, id);
+    classes_.push_back(std::move(key));
+    return id;
+}
+
+AllocationStore::Site* AllocationStore::site(uint32_t stack, uint32_t klass) {
+    uint64_t key = (static_cast<uint64_t>(stack) << 32) | klass;
+    auto it = siteIndex_.find(key);
+    if (it != siteIndex_.end()) {
+        return &sites_[it->second];
+    }
+    if (sites_.size() >= limits_.maxSites) {
+        return nullptr;
+    }
+    siteIndex_.emplace(key, static_cast<uint32_t>(sites_.size()));
+    siteKeys_.push_back(key);
+    sites_.emplace_back();
+    return &sites_.back();
+}
+
+void AllocationStore::record(uint64_t generation, const jvmtiFrameInfo* frames, int32_t count, bool truncated,
+                             const char* classSignature, int64_t size, double objects, double bytes) {
+    std::lock_guard<std::mutex> guard(lock_);
+    if (generation != generation_) {
+        return;  // a sample of a capture that has since been reset
+    }
+    uint32_t stack = frames != nullptr ? internStack(frames, count, truncated) : kNone;
+    if (frames != nullptr && stack == kNone) {
+        drops_.samplesWithoutStack++;
+    }
+    Site* s = site(stack, internClass(classSignature));
+    if (s == nullptr) {
+        drops_.samplesDropped++;
+        return;
+    }
+    samples_++;
+    if (truncated) {
+        drops_.samplesTruncated++;
+    }
+    s->samples++;
+    s->objects += objects;
+    s->bytes += bytes;
+    s->sampledBytes += static_cast<uint64_t>(size > 0 ? size : 0);
+}
+
+void AllocationStore::countStackError(uint64_t generation) {
+    std::lock_guard<std::mutex> guard(lock_);
+    if (generation == generation_) {
+        drops_.samplesStackError++;
+    }
+}
+
+void AllocationStore::countAfterDeadline() {
+    std::lock_guard<std::mutex> guard(lock_);
+    drops_.samplesAfterDeadline++;
+}
+
+uint64_t AllocationStore::samples() {
+    std::lock_guard<std::mutex> guard(lock_);
+    return samples_;
+}
+
+void AllocationStore::write(ByteWriter& out, MethodCache& methods) {
+    // Copy under the lock, serialise outside it: allocating threads wait only for the copy.
+    std::vector<FrameKey> frames;
+    std::vector<uint32_t> stackFrames;
+    std::vector<Stack> stacks;
+    std::vector<std::string> classes;
+    std::vector<uint64_t> siteKeys;
+    std::vector<Site> sites;
+    uint64_t samples;
+    DropCounters drops;
+    {
+        std::lock_guard<std::mutex> guard(lock_);
+        frames = frames_;
+        stackFrames = stackFrames_;
+        stacks = stacks_;
+        classes = classes_;
+        siteKeys = siteKeys_;
+        sites = sites_;
+        samples = samples_;
+        drops = drops_;
+    }
+
+    // One string pool for class and method names.
+    std::unordered_map<std::string, uint32_t> poolIndex;
+    std::vector<const std::string*> pool;
+    auto intern = [&](const std::string& s) -> uint32_t {
+        auto it = poolIndex.find(s);
+        if (it != poolIndex.end()) return it->second;
+        uint32_t id = static_cast<uint32_t>(poolIndex.size());
+        auto inserted = poolIndex.emplace(s, id).first;
+        pool.push_back(&inserted->first);
+        return id;
+    };
+
+    ByteWriter body;
+    body.u64(samples);
+    body.u64(drops.samplesDropped);
+    body.u64(drops.samplesWithoutStack);
+    body.u64(drops.samplesStackError);
+    body.u64(drops.samplesTruncated);
+    body.u64(drops.samplesAfterDeadline);
+    body.u64(drops.classesDropped);
+    body.u64(methods.unresolved());
+
+    methods.write(body, intern);
+
+    body.u32(static_cast<uint32_t>(frames.size()));
+    for (const FrameKey& f : frames) {
+        body.u32(methods.indexOf(f.method));
+        body.u32(static_cast<uint32_t>(f.bci));
+    }
+    body.u32(static_cast<uint32_t>(stacks.size()));
+    for (const Stack& s : stacks) {
+        body.u8(s.truncated ? 1 : 0);
+        body.u32(s.length);
+        for (uint32_t i = 0; i < s.length; i++) {
+            body.u32(stackFrames[s.offset + i]);
+        }
+    }
+    body.u32(static_cast<uint32_t>(sites.size()));
+    for (size_t i = 0; i < sites.size(); i++) {
+        body.u32(static_cast<uint32_t>(siteKeys[i] >> 32));
+        body.u32(intern(classes[static_cast<uint32_t>(siteKeys[i])]));
+        body.u64(sites[i].samples);
+        body.f64(sites[i].objects);
+        body.f64(sites[i].bytes);
+        body.u64(sites[i].sampledBytes);
+    }
+
+    out.u32(static_cast<uint32_t>(pool.size()));
+    for (const std::string* s : pool) {
+        out.utf(*s);
+    }
+    out.append(body);
+}

@@ -1,0 +1,91 @@
+// The allocation profile of one capture: interned frames and stacks, and per (stack, allocated
+// class) counters of samples and Poisson-weighted objects and bytes.
+//
+// One mutex guards it; it is held only for hash-table work, never across a JVMTI or JNI call.
+// Every table is bounded: a sample that does not fit is still counted (its stack replaced by a
+// "stack table full" marker) or, if even its site does not fit, counted as dropped.
+#pragma once
+#include <jvmti.h>
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "byteWriter.h"
+#include "limits.h"
+#include "methodCache.h"
+
+struct DropCounters {
+    uint64_t samplesDropped = 0;          // site table full: the sample is lost
+    uint64_t samplesWithoutStack = 0;     // stack or frame table full: kept without its stack
+    uint64_t samplesStackError = 0;       // GetStackTrace failed: kept without its stack
+    uint64_t samplesTruncated = 0;        // stack deeper than the configured depth
+    uint64_t samplesAfterDeadline = 0;    // refused: the time box had ended
+    uint64_t classesDropped = 0;          // class table full: counted under "[other classes]"
+};
+
+class AllocationStore {
+  public:
+    explicit AllocationStore(const Limits& limits) : limits_(limits) {}
+
+    // Starts a new capture: forgets every counter. Samples of an older generation still in
+    // flight are ignored when they arrive.
+    void reset(uint64_t generation, const Limits& limits);
+
+    // frames == nullptr means "no usable stack" (count says why: -1 error, -2 not interned).
+    void record(uint64_t generation, const jvmtiFrameInfo* frames, int32_t count, bool truncated,
+                const char* classSignature, int64_t size, double objects, double bytes);
+    void countStackError(uint64_t generation);
+    void countAfterDeadline();
+
+    // Appends the whole profile to out, using methods for frame names.
+    void write(ByteWriter& out, MethodCache& methods);
+
+    uint64_t samples();
+
+  private:
+    struct FrameKey {
+        jmethodID method;
+        int32_t bci;
+        bool operator==(const FrameKey& o) const { return method == o.method && bci == o.bci; }
+    };
+    struct FrameKeyHash {
+        size_t operator()(const FrameKey& k) const {
+            return std::hash<const void*>()(k.method) * 31u + static_cast<size_t>(k.bci);
+        }
+    };
+    struct Stack {
+        uint32_t offset;  // into stackFrames_
+        uint32_t length;
+        bool truncated;
+    };
+    struct Site {
+        uint64_t samples = 0;
+        double objects = 0;
+        double bytes = 0;
+        uint64_t sampledBytes = 0;  // raw sum of sampled object sizes, unweighted
+    };
+
+    uint32_t internStack(const jvmtiFrameInfo* frames, int32_t count, bool truncated);
+    uint32_t internClass(const char* signature);
+    Site* site(uint32_t stack, uint32_t klass);
+
+    Limits limits_;
+    std::mutex lock_;
+    uint64_t generation_ = 0;
+    uint64_t samples_ = 0;
+    DropCounters drops_;
+
+    std::unordered_map<FrameKey, uint32_t, FrameKeyHash> frameIndex_;
+    std::vector<FrameKey> frames_;
+    std::unordered_multimap<uint64_t, uint32_t> stackIndex_;  // hash -> stack id
+    std::vector<uint32_t> stackFrames_;
+    std::vector<Stack> stacks_;
+    std::unordered_map<std::string, uint32_t> classIndex_;
+    std::vector<std::string> classes_;
+    std::unordered_map<uint64_t, uint32_t> siteIndex_;  // (stack << 32 | class) -> site id
+    std::vector<uint64_t> siteKeys_;
+    std::vector<Site> sites_;
+};

@@ -1,0 +1,68 @@
+// Names of methods, resolved the first time a method is seen in a sampled stack.
+//
+// A jmethodID goes stale when its class is unloaded; touching it then can crash the JVM (the
+// async-profiler crashes #974, #831, #1794). So names and line tables are resolved while the
+// method is certainly alive (its frame is on the sampling thread's stack) and kept here; a dump
+// only reads this cache and never passes a jmethodID back to JVMTI.
+#pragma once
+#include <jvmti.h>
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "byteWriter.h"
+#include "limits.h"
+
+struct MethodInfo {
+    std::string classSignature;  // e.g. "Ljava/util/ArrayList;"
+    std::string name;
+    std::string sourceFile;      // empty when unknown
+    std::vector<std::pair<int32_t, int32_t>> lines;  // (start bci, line), sorted by bci
+};
+
+class MethodCache {
+  public:
+    explicit MethodCache(uint32_t maxMethods) : maxMethods_(maxMethods) {}
+
+    // Makes sure every method in frames[0..count) is resolved (or counted as unresolvable).
+    void resolveAll(jvmtiEnv* jvmti, const jvmtiFrameInfo* frames, int32_t count);
+
+    // Index of a resolved method, or kNone.
+    uint32_t indexOf(jmethodID method);
+
+    // Writes all methods in index order; string fields go through the caller's string pool.
+    template <typename Intern>
+    void write(ByteWriter& out, Intern intern);
+
+    uint64_t unresolved() const { return unresolved_; }
+    void clear();
+
+  private:
+    static bool resolve(jvmtiEnv* jvmti, jmethodID method, MethodInfo& info);
+
+    const uint32_t maxMethods_;
+    std::mutex lock_;
+    std::unordered_map<jmethodID, uint32_t> index_;
+    std::vector<MethodInfo> methods_;
+    uint64_t unresolved_ = 0;
+};
+
+template <typename Intern>
+void MethodCache::write(ByteWriter& out, Intern intern) {
+    std::lock_guard<std::mutex> guard(lock_);
+    out.u32(static_cast<uint32_t>(methods_.size()));
+    for (const MethodInfo& m : methods_) {
+        out.u32(intern(m.classSignature));
+        out.u32(intern(m.name));
+        out.u32(m.sourceFile.empty() ? kNone : intern(m.sourceFile));
+        out.u32(static_cast<uint32_t>(m.lines.size()));
+        for (const auto& line : m.lines) {
+            out.u32(static_cast<uint32_t>(line.first));
+            out.u32(static_cast<uint32_t>(line.second));
+        }
+    }
+}

@@ -1,0 +1,122 @@
+#include "sampler.h"
+
+#include <cstdlib>
+
+#include "monotonicClock.h"
+#include "poissonWeights.h"
+
+Sampler::Sampler(jvmtiEnv* jvmti, const Limits& limits)
+    : jvmti_(jvmti), limits_(limits), methods_(limits.maxMethods), store_(limits) {}
+
+StartResult Sampler::start(int64_t intervalBytes, int64_t durationNanos, const Limits& limits, std::string& error) {
+    std::lock_guard<std::mutex> guard(control_);
+    if (sampling_.load()) {
+        return StartResult::kAlreadyRunning;
+    }
+    if (!holdsCapability_) {
+        jvmtiCapabilities caps{};
+        caps.can_generate_sampled_object_alloc_events = 1;
+        jvmtiError err = jvmti_->AddCapabilities(&caps);
+        if (err == JVMTI_ERROR_NOT_AVAILABLE) {
+            return StartResult::kCapabilityUnavailable;
+        }
+        if (err != JVMTI_ERROR_NONE) {
+            error = "AddCapabilities failed with JVMTI error " + std::to_string(err);
+            return StartResult::kJvmtiError;
+        }
+        holdsCapability_ = true;
+    }
+    jvmtiError err = jvmti_->SetHeapSamplingInterval(static_cast<jint>(intervalBytes));
+    if (err != JVMTI_ERROR_NONE) {
+        error = "SetHeapSamplingInterval failed with JVMTI error " + std::to_string(err);
+        disableEvents();
+        return StartResult::kJvmtiError;
+    }
+    limits_ = limits;
+    uint64_t generation = generation_.load() + 1;
+    store_.reset(generation, limits);
+    interval_.store(intervalBytes);
+    depth_.store(limits.maxStackDepth);
+    deadlineNanos_.store(monotonicNanos() + durationNanos);
+    generation_.store(generation);
+    sampling_.store(true, std::memory_order_release);
+    err = jvmti_->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+    if (err != JVMTI_ERROR_NONE) {
+        error = "enabling SampledObjectAlloc failed with JVMTI error " + std::to_string(err);
+        sampling_.store(false);
+        disableEvents();
+        return StartResult::kJvmtiError;
+    }
+    return StartResult::kOk;
+}
+
+void Sampler::disableEvents() {
+    jvmti_->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+    if (holdsCapability_) {
+        // Give the capability back so another profiler (or a later capture) can have it.
+        jvmtiCapabilities caps{};
+        caps.can_generate_sampled_object_alloc_events = 1;
+        jvmti_->RelinquishCapabilities(&caps);
+        holdsCapability_ = false;
+    }
+}
+
+void Sampler::stop() {
+    std::lock_guard<std::mutex> guard(control_);
+    sampling_.store(false, std::memory_order_release);
+    disableEvents();
+}
+
+void Sampler::clear() {
+    std::lock_guard<std::mutex> guard(control_);
+    sampling_.store(false, std::memory_order_release);
+    disableEvents();
+    uint64_t generation = generation_.load() + 1;
+    generation_.store(generation);
+    store_.reset(generation, limits_);
+    methods_.clear();
+}
+
+void Sampler::snapshot(ByteWriter& out) {
+    out.u32(0x48544150u);  // "HTAP"
+    out.u32(1);            // format version
+    out.u64(generation_.load());
+    out.u64(static_cast<uint64_t>(interval_.load()));
+    out.u32(static_cast<uint32_t>(depth_.load()));
+    store_.write(out, methods_);
+}
+
+void Sampler::onSample(JNIEnv*, jthread, jobject, jclass klass, jlong size) {
+    if (!sampling_.load(std::memory_order_acquire)) {
+        return;
+    }
+    uint64_t generation = generation_.load(std::memory_order_acquire);
+    if (monotonicNanos() > deadlineNanos_.load(std::memory_order_relaxed)) {
+        store_.countAfterDeadline();  // the time box holds even if Java never calls stop()
+        return;
+    }
+    int32_t depth = depth_.load(std::memory_order_relaxed);
+    // One frame more than asked tells whether the stack was cut.
+    jvmtiFrameInfo* frames = static_cast<jvmtiFrameInfo*>(std::malloc(sizeof(jvmtiFrameInfo) * (depth + 1)));
+    jint count = 0;
+    bool haveStack = frames != nullptr && jvmti_->GetStackTrace(nullptr, 0, depth + 1, frames, &count) == JVMTI_ERROR_NONE;
+    bool truncated = haveStack && count > depth;
+    if (truncated) {
+        count = depth;
+    }
+    if (haveStack) {
+        methods_.resolveAll(jvmti_, frames, count);
+    } else {
+        store_.countStackError(generation);
+    }
+    char* signature = nullptr;
+    if (jvmti_->GetClassSignature(klass, &signature, nullptr) != JVMTI_ERROR_NONE) {
+        signature = nullptr;
+    }
+    PoissonWeight w = poissonWeight(size, interval_.load(std::memory_order_relaxed));
+    store_.record(generation, haveStack ? frames : nullptr, count, truncated, signature, size, w.objects, w.bytes);
+    if (signature != nullptr) {
+        jvmti_->Deallocate(reinterpret_cast<unsigned char*>(signature));
+    }
+    std::free(frames);
+}

@@ -1,0 +1,49 @@
+// The capture session on the native side: owns the heap-sampling capability while a capture
+// runs, turns SampledObjectAlloc events into weighted samples, and enforces the time box itself,
+// so sampling stops at the deadline even if no Java thread of heaptap ever runs again.
+#pragma once
+#include <jvmti.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "allocationStore.h"
+#include "limits.h"
+#include "methodCache.h"
+
+enum class StartResult : int32_t {
+    kOk = 0,
+    kCapabilityUnavailable = 1,  // another agent holds can_generate_sampled_object_alloc_events
+    kAlreadyRunning = 2,
+    kJvmtiError = 3,
+};
+
+class Sampler {
+  public:
+    Sampler(jvmtiEnv* jvmti, const Limits& limits);
+
+    StartResult start(int64_t intervalBytes, int64_t durationNanos, const Limits& limits, std::string& error);
+    void stop();
+    void clear();                    // forget the profile of the last capture
+    void snapshot(ByteWriter& out);  // the profile of the current or last capture
+    bool sampling() const { return sampling_.load(std::memory_order_acquire); }
+
+    void onSample(JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size);
+
+  private:
+    void disableEvents();
+
+    jvmtiEnv* const jvmti_;
+    std::mutex control_;  // serialises start / stop / clear
+    std::atomic<bool> sampling_{false};
+    std::atomic<int64_t> deadlineNanos_{0};
+    std::atomic<int64_t> interval_{512 * 1024};
+    std::atomic<int32_t> depth_{64};
+    std::atomic<uint64_t> generation_{0};
+    bool holdsCapability_ = false;
+    Limits limits_;
+    MethodCache methods_;
+    AllocationStore store_;
+};

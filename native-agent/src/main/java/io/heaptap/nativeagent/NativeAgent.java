@@ -1,0 +1,92 @@
+package io.heaptap.nativeagent;
+
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * The JNI facade of libheaptap.so: the only Java code that calls into the native agent. There is
+ * one native sampler per JVM; the session owner (the Controller) serialises calls to it.
+ */
+public final class NativeAgent {
+    private static NativeAgent instance;
+    private static NativeAgentException loadFailure;
+
+    private NativeAgent() {
+    }
+
+    /** The agent of this JVM, loading libheaptap.so on first use. */
+    public static synchronized NativeAgent get() throws NativeAgentException {
+        if (instance == null && loadFailure == null) {
+            try {
+                NativeLibrary.load();
+                String error = initError();
+                if (error != null) {
+                    throw new NativeAgentException(NativeAgentException.Reason.UNAVAILABLE, error);
+                }
+                instance = new NativeAgent();
+            } catch (NativeAgentException e) {
+                loadFailure = e;
+            }
+        }
+        if (loadFailure != null) {
+            throw loadFailure;
+        }
+        return instance;
+    }
+
+    /**
+     * Starts sampling. The native side stops accepting samples at {@code duration} by itself,
+     * whatever happens to the Java side.
+     */
+    public void start(long intervalBytes, Duration duration, int stackDepth, int maxStacks) throws NativeAgentException {
+        String failure = start0(intervalBytes, duration.toNanos(), stackDepth, maxStacks);
+        if (failure == null) {
+            return;
+        }
+        int colon = failure.indexOf(':');
+        int code = Integer.parseInt(failure.substring(0, colon));
+        String detail = failure.substring(colon + 1);
+        throw switch (code) {
+            case 1 -> new NativeAgentException(NativeAgentException.Reason.CAPABILITY_HELD,
+                    "another JVMTI agent in this JVM (async-profiler, a Datadog or other profiler) holds the "
+                            + "heap-sampling capability; stop its allocation profiling and try again");
+            case 2 -> new NativeAgentException(NativeAgentException.Reason.ALREADY_RUNNING, "a capture is already running");
+            default -> new NativeAgentException(NativeAgentException.Reason.JVMTI_ERROR, detail);
+        };
+    }
+
+    /** Stops sampling and gives the heap-sampling capability back. Harmless when not sampling. */
+    public void stop() {
+        stop0();
+    }
+
+    /** Stops sampling and forgets everything recorded. */
+    public void clear() {
+        clear0();
+    }
+
+    /** Whether sampling events are enabled (they stay enabled past the deadline until stop). */
+    public boolean isSampling() {
+        return sampling0();
+    }
+
+    public NativeSnapshot snapshot() throws IOException {
+        byte[] bytes = snapshot0();
+        if (bytes == null) {
+            throw new IOException("the native agent could not produce a snapshot");
+        }
+        return SnapshotDecoder.decode(bytes);
+    }
+
+    private static native String initError();
+
+    private static native String start0(long intervalBytes, long durationNanos, int stackDepth, int maxStacks);
+
+    private static native void stop0();
+
+    private static native void clear0();
+
+    private static native boolean sampling0();
+
+    private static native byte[] snapshot0();
+}

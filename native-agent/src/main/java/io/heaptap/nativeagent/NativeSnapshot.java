@@ -1,0 +1,23 @@
+package io.heaptap.nativeagent;
+
+import io.heaptap.profile.AllocationSite;
+import io.heaptap.profile.Drops;
+
+import java.util.List;
+
+/**
+ * What the native agent holds for the current or last capture, decoded.
+ *
+ * @param generation    increases with every start and reset; tells captures apart
+ * @param intervalBytes the sampling interval the capture used
+ * @param stackDepth    the depth limit the capture used
+ * @param samples       samples recorded
+ * @param drops         what was dropped or refused
+ * @param sites         per (stack, type) counters
+ */
+public record NativeSnapshot(long generation, long intervalBytes, int stackDepth, long samples, Drops drops,
+                             List<AllocationSite> sites) {
+    public NativeSnapshot {
+        sites = List.copyOf(sites);
+    }
+}

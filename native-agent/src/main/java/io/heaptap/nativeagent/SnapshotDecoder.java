@@ -1,0 +1,105 @@
+package io.heaptap.nativeagent;
+
+import io.heaptap.profile.AllocationSite;
+import io.heaptap.profile.Drops;
+import io.heaptap.profile.Frame;
+import io.heaptap.profile.TypeNames;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** Reads the binary snapshot written by allocationStore.cpp / sampler.cpp (big-endian). */
+final class SnapshotDecoder {
+    static final int MAGIC = 0x48544150;  // "HTAP"
+    static final int VERSION = 1;
+    private static final int NONE = 0xFFFFFFFF;
+    static final Frame UNKNOWN_METHOD = Frame.synthetic("[unknown method]");
+
+    private SnapshotDecoder() {
+    }
+
+    private record Method(String className, String name, String sourceFile, int[] startBcis, int[] lines) {
+        Frame frameAt(int bci) {
+            int line = -1;
+            for (int i = 0; i < startBcis.length && startBcis[i] <= bci; i++) {
+                line = lines[i];
+            }
+            return new Frame(className, name, sourceFile, line);
+        }
+    }
+
+    static NativeSnapshot decode(byte[] bytes) throws IOException {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+        if (in.readInt() != MAGIC) {
+            throw new IOException("not a heaptap snapshot");
+        }
+        int version = in.readInt();
+        if (version != VERSION) {
+            throw new IOException("snapshot format " + version + ", expected " + VERSION);
+        }
+        long generation = in.readLong();
+        long interval = in.readLong();
+        int depth = in.readInt();
+
+        String[] strings = new String[in.readInt()];
+        for (int i = 0; i < strings.length; i++) {
+            strings[i] = in.readUTF();  // JVMTI's modified UTF-8 is exactly what readUTF decodes
+        }
+        long samples = in.readLong();
+        Drops drops = new Drops(in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(),
+                in.readLong(), in.readLong());
+
+        Method[] methods = new Method[in.readInt()];
+        for (int i = 0; i < methods.length; i++) {
+            String className = TypeNames.fromSignature(strings[in.readInt()]);
+            String name = strings[in.readInt()];
+            int source = in.readInt();
+            int n = in.readInt();
+            int[] starts = new int[n];
+            int[] lines = new int[n];
+            for (int k = 0; k < n; k++) {
+                starts[k] = in.readInt();
+                lines[k] = in.readInt();
+            }
+            methods[i] = new Method(className, name, source == NONE ? null : strings[source], starts, lines);
+        }
+
+        Frame[] frames = new Frame[in.readInt()];
+        for (int i = 0; i < frames.length; i++) {
+            int method = in.readInt();
+            int bci = in.readInt();
+            frames[i] = method == NONE ? UNKNOWN_METHOD : methods[method].frameAt(bci);
+        }
+
+        int stackCount = in.readInt();
+        List<List<Frame>> stacks = new ArrayList<>(stackCount);
+        boolean[] truncated = new boolean[stackCount];
+        for (int i = 0; i < stackCount; i++) {
+            truncated[i] = in.readUnsignedByte() != 0;
+            Frame[] stack = new Frame[in.readInt()];
+            for (int k = 0; k < stack.length; k++) {
+                stack[k] = frames[in.readInt()];
+            }
+            stacks.add(Arrays.asList(stack));
+        }
+
+        int siteCount = in.readInt();
+        List<AllocationSite> sites = new ArrayList<>(siteCount);
+        for (int i = 0; i < siteCount; i++) {
+            int stack = in.readInt();
+            String type = TypeNames.fromSignature(strings[in.readInt()]);
+            long siteSamples = in.readLong();
+            double objects = in.readDouble();
+            double estimatedBytes = in.readDouble();
+            in.readLong();  // raw sampled bytes: kept in the format for diagnostics, unused here
+            boolean noStack = stack == NONE;
+            sites.add(new AllocationSite(noStack ? List.of() : stacks.get(stack), !noStack && truncated[stack], type,
+                    siteSamples, objects, estimatedBytes));
+        }
+        return new NativeSnapshot(generation, interval, depth, samples, drops, sites);
+    }
+}

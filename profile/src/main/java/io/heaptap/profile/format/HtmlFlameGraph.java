@@ -1,0 +1,72 @@
+package io.heaptap.profile.format;
+
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.CaptureInfo;
+import io.heaptap.profile.HumanUnits;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * A self-contained HTML page: the flame graph of estimated allocated bytes, drawn with d3 (from
+ * its Maven Central WebJar) inlined into the page, so it opens from a file with no network.
+ */
+final class HtmlFlameGraph implements ProfileWriter {
+    private static final String TEMPLATE = "flamegraph.html";
+
+    @Override
+    public void write(AllocationProfile profile, OutputStream out) throws IOException {
+        CaptureInfo info = profile.info();
+        JsonOutput data = new JsonOutput().beginObject();
+        data.field("title", String.format(Locale.ROOT, "heaptap: allocations of pid %d", info.target().pid()));
+        data.field("subtitle", String.format(Locale.ROOT, "%s %s; %s at interval %s; %,d samples; estimated %s allocated",
+                info.target().vmName(), info.target().javaVersion(),
+                HumanUnits.formatDuration(Duration.ofNanos(info.durationNanos())),
+                HumanUnits.formatBytes(info.intervalBytes()), info.samples(),
+                HumanUnits.formatBytes(profile.totals().estimatedBytes())));
+        data.name("warnings").beginArray();
+        info.warnings().forEach(data::value);
+        data.endArray();
+        data.field("dropped", TextReport.describe(info.drops()));
+        data.name("tree");
+        FlameTree.ofBytes("all allocations", profile.sites()).writeJson(data);
+        data.endObject();
+
+        String page = resource(TEMPLATE)
+                .replace("/*D3*/", d3Script().replace("</script", "<\\/script"))
+                .replace("/*DATA*/", data.toString());
+        out.write(page.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String d3Script() {
+        Properties webjars = new Properties();
+        try (InputStream in = HtmlFlameGraph.class.getResourceAsStream("webjars.properties")) {
+            webjars.load(in);
+        } catch (IOException | NullPointerException e) {
+            throw new IllegalStateException("heaptap.jar is incomplete: webjars.properties is missing", e);
+        }
+        return classpathResource(webjars.getProperty("d3"));
+    }
+
+    private static String resource(String name) {
+        return classpathResource("io/heaptap/profile/format/" + name);
+    }
+
+    private static String classpathResource(String path) {
+        ClassLoader loader = HtmlFlameGraph.class.getClassLoader();
+        try (InputStream in = loader.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("heaptap.jar is incomplete: " + path + " is missing");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

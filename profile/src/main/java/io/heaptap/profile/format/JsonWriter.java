@@ -1,0 +1,99 @@
+package io.heaptap.profile.format;
+
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.AllocationProfile.Totals;
+import io.heaptap.profile.AllocationSite;
+import io.heaptap.profile.CaptureInfo;
+import io.heaptap.profile.Drops;
+import io.heaptap.profile.Frame;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The JSON document for scripts; its schema is documented in the README ("JSON schema") and its
+ * field names are stable. Every figure says in its name whether it is a raw count
+ * ({@code samples}) or an estimate ({@code estimated*}).
+ */
+final class JsonWriter implements ProfileWriter {
+    static final int SCHEMA_VERSION = 1;
+
+    @Override
+    public void write(AllocationProfile profile, OutputStream out) throws IOException {
+        out.write(toJson(profile).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String toJson(AllocationProfile profile) {
+        CaptureInfo info = profile.info();
+        JsonOutput j = new JsonOutput().beginObject();
+        j.field("schema", "heaptap-profile").field("version", SCHEMA_VERSION);
+
+        j.name("target").beginObject()
+                .field("pid", info.target().pid())
+                .field("javaVersion", info.target().javaVersion())
+                .field("vmName", info.target().vmName())
+                .field("command", info.target().mainCommand())
+                .endObject();
+
+        j.name("capture").beginObject()
+                .field("startedAt", info.startedAt().toString())
+                .field("durationMillis", info.durationNanos() / 1_000_000)
+                .field("intervalBytes", info.intervalBytes())
+                .field("stackDepth", info.stackDepth())
+                .field("samples", info.samples());
+        Drops d = info.drops();
+        j.name("drops").beginObject()
+                .field("samplesDropped", d.samplesDropped())
+                .field("samplesWithoutStack", d.samplesWithoutStack())
+                .field("samplesStackError", d.samplesStackError())
+                .field("samplesTruncated", d.samplesTruncated())
+                .field("samplesAfterDeadline", d.samplesAfterDeadline())
+                .field("classesDropped", d.classesDropped())
+                .field("methodsUnresolved", d.methodsUnresolved())
+                .endObject();
+        j.name("warnings").beginArray();
+        info.warnings().forEach(j::value);
+        j.endArray().endObject();
+
+        Totals total = profile.totals();
+        j.name("totals").beginObject()
+                .field("samples", total.samples())
+                .field("estimatedObjects", total.estimatedObjects())
+                .field("estimatedBytes", total.estimatedBytes())
+                .endObject();
+
+        j.name("sites").beginArray();
+        for (AllocationSite s : profile.sitesByBytes()) {
+            j.beginObject()
+                    .field("type", s.type())
+                    .field("samples", s.samples())
+                    .field("estimatedObjects", s.estimatedObjects())
+                    .field("estimatedBytes", s.estimatedBytes())
+                    .field("truncated", s.truncated());
+            j.name("stack").beginArray();
+            for (Frame f : s.stack()) {
+                j.beginObject()
+                        .field("class", f.className())
+                        .field("method", f.methodName())
+                        .field("file", f.sourceFile())
+                        .field("line", f.line())
+                        .endObject();
+            }
+            j.endArray().endObject();
+        }
+        j.endArray();
+
+        j.name("types").beginArray();
+        for (Totals t : profile.typesByBytes()) {
+            j.beginObject()
+                    .field("type", t.name())
+                    .field("samples", t.samples())
+                    .field("estimatedObjects", t.estimatedObjects())
+                    .field("estimatedBytes", t.estimatedBytes())
+                    .endObject();
+        }
+        j.endArray();
+        return j.endObject().toString();
+    }
+}

@@ -1,0 +1,71 @@
+package io.heaptap.profile.format;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** The output formats, with their media types and the file names that imply them. */
+public enum ProfileFormat {
+    TEXT("text/plain; charset=utf-8", ".txt"),
+    PPROF("application/octet-stream", ".pb.gz"),
+    COLLAPSED("text/plain; charset=utf-8", ".collapsed"),
+    JSON("application/json", ".json"),
+    HTML("text/html; charset=utf-8", ".html");
+
+    private final String contentType;
+    private final String extension;
+
+    ProfileFormat(String contentType, String extension) {
+        this.contentType = contentType;
+        this.extension = extension;
+    }
+
+    public String contentType() {
+        return contentType;
+    }
+
+    /** The usual file extension, with its dot. */
+    public String extension() {
+        return extension;
+    }
+
+    public String id() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static String choices() {
+        return Arrays.stream(values()).map(ProfileFormat::id).collect(Collectors.joining(", "));
+    }
+
+    /** Parses a format name; the message lists the valid ones. */
+    public static ProfileFormat parse(String name) {
+        for (ProfileFormat f : values()) {
+            if (f.id().equalsIgnoreCase(name == null ? "" : name.trim())) {
+                return f;
+            }
+        }
+        throw new IllegalArgumentException("unknown format '" + name + "' (choose one of " + choices() + ")");
+    }
+
+    /** The format a file name implies, if any: .txt, .pb.gz/.pprof, .collapsed/.folded, .json, .html. */
+    public static Optional<ProfileFormat> fromFileName(String fileName) {
+        String n = fileName.toLowerCase(Locale.ROOT);
+        if (n.endsWith(".txt")) {
+            return Optional.of(TEXT);
+        }
+        if (n.endsWith(".pb.gz") || n.endsWith(".pprof") || n.endsWith(".pb")) {
+            return Optional.of(PPROF);
+        }
+        if (n.endsWith(".collapsed") || n.endsWith(".folded")) {
+            return Optional.of(COLLAPSED);
+        }
+        if (n.endsWith(".json")) {
+            return Optional.of(JSON);
+        }
+        if (n.endsWith(".html") || n.endsWith(".htm")) {
+            return Optional.of(HTML);
+        }
+        return Optional.empty();
+    }
+}
