@@ -88,6 +88,10 @@ JNIEXPORT jboolean JNICALL Java_io_heaptap_nativeagent_NativeAgent_sampling0(JNI
     return sampler != nullptr && sampler->sampling() ? JNI_TRUE : JNI_FALSE;
 }
 
+JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_samples0(JNIEnv*, jclass) {
+    return sampler != nullptr ? static_cast<jlong>(sampler->samples()) : 0;
+}
+
 JNIEXPORT jbyteArray JNICALL Java_io_heaptap_nativeagent_NativeAgent_snapshot0(JNIEnv* env, jclass) {
     if (sampler == nullptr) {
         return nullptr;

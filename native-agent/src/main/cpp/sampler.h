@@ -29,6 +29,7 @@ class Sampler {
     void clear();                    // forget the profile of the last capture
     void snapshot(ByteWriter& out);  // the profile of the current or last capture
     bool sampling() const { return sampling_.load(std::memory_order_acquire); }
+    uint64_t samples() { return store_.samples(); }
 
     void onSample(JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size);
 

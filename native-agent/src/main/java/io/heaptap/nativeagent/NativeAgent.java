@@ -70,6 +70,11 @@ public final class NativeAgent {
         return sampling0();
     }
 
+    /** Samples recorded by the current or last capture; cheap, unlike a snapshot. */
+    public long sampleCount() {
+        return samples0();
+    }
+
     public NativeSnapshot snapshot() throws IOException {
         byte[] bytes = snapshot0();
         if (bytes == null) {
@@ -87,6 +92,8 @@ public final class NativeAgent {
     private static native void clear0();
 
     private static native boolean sampling0();
+
+    private static native long samples0();
 
     private static native byte[] snapshot0();
 }

@@ -1,0 +1,153 @@
+package io.heaptap.attach;
+
+import com.sun.tools.attach.AgentInitializationException;
+import com.sun.tools.attach.AgentLoadException;
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
+
+import io.heaptap.cli.ExitCode;
+import io.heaptap.cli.HeaptapException;
+import io.heaptap.jmx.HeaptapMXBean;
+import io.heaptap.jmx.MBeanRegistration;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.Properties;
+
+import javax.management.JMX;
+import javax.management.MBeanServerConnection;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
+/**
+ * A connection to heaptap inside a target JVM: attach with the Attach API, load heaptap.jar if
+ * it is not there yet, then talk to the heaptap MXBean over the JVM's local JMX connector, the same
+ * door JConsole uses. The Attach API connection is closed once the agent is loaded.
+ */
+public final class AgentConnection implements AutoCloseable {
+    /** The first Java release heaptap supports in a target. */
+    public static final int MIN_TARGET_FEATURE = 17;
+
+    private final Target target;
+    private final JMXConnector connector;
+    private final HeaptapMXBean heaptap;
+    private final int targetFeature;
+
+    private AgentConnection(Target target, JMXConnector connector, HeaptapMXBean heaptap, int targetFeature) {
+        this.target = target;
+        this.connector = connector;
+        this.heaptap = heaptap;
+        this.targetFeature = targetFeature;
+    }
+
+    public static AgentConnection open(Target target) {
+        VirtualMachine vm = attach(target);
+        try {
+            Properties props = vm.getSystemProperties();
+            int feature = featureOf(props.getProperty("java.specification.version", "0"));
+            if (feature < MIN_TARGET_FEATURE) {
+                throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " runs Java "
+                        + props.getProperty("java.version") + "; heaptap needs Java " + MIN_TARGET_FEATURE + " or newer");
+            }
+            JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent()));
+            MBeanServerConnection server = connector.getMBeanServerConnection();
+            if (!server.isRegistered(MBeanRegistration.objectName())) {
+                loadAgent(vm, target);
+                if (!server.isRegistered(MBeanRegistration.objectName())) {
+                    String error = vm.getSystemProperties().getProperty("heaptap.agent.error");
+                    connector.close();
+                    throw new HeaptapException(ExitCode.CANNOT_ATTACH, "heaptap's agent did not start in pid "
+                            + target.pid() + (error == null ? "" : ": " + error));
+                }
+            }
+            HeaptapMXBean bean = JMX.newMXBeanProxy(server, MBeanRegistration.objectName(), HeaptapMXBean.class);
+            return new AgentConnection(target, connector, bean, feature);
+        } catch (IOException e) {
+            throw lostOrFailed(target, e);
+        } finally {
+            try {
+                vm.detach();
+            } catch (IOException ignored) {
+                // the target may have exited; nothing to release then
+            }
+        }
+    }
+
+    private static VirtualMachine attach(Target target) {
+        try {
+            return VirtualMachine.attach(Long.toString(target.pid()));
+        } catch (AttachNotSupportedException e) {
+            String msg = String.valueOf(e.getMessage());
+            if (msg.contains("does not support the attach mechanism")) {
+                throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid()
+                        + " was started with -XX:+DisableAttachMechanism; restart it with -javaagent:heaptap.jar to use heaptap");
+            }
+            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "cannot attach to pid " + target.pid() + ": " + msg
+                    + " (is it a HotSpot JVM run by the same user?)");
+        } catch (IOException e) {
+            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "cannot attach to pid " + target.pid() + ": " + e.getMessage()
+                    + " (is it a HotSpot JVM run by the same user?)");
+        }
+    }
+
+    private static void loadAgent(VirtualMachine vm, Target target) throws IOException {
+        try {
+            vm.loadAgent(heaptapJar().toString(), "");
+        } catch (AgentLoadException | AgentInitializationException e) {
+            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " refused heaptap's agent: "
+                    + e.getMessage() + ". If it runs with -XX:-EnableDynamicAgentLoading, start it with "
+                    + "-XX:+EnableDynamicAgentLoading or -javaagent:heaptap.jar");
+        }
+    }
+
+    /** heaptap.jar itself: the private class loader gives our classes its location. */
+    public static Path heaptapJar() {
+        try {
+            return Path.of(AgentConnection.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                    .toAbsolutePath();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static int featureOf(String specVersion) {
+        String s = specVersion.startsWith("1.") ? specVersion.substring(2) : specVersion;
+        try {
+            return Integer.parseInt(s.split("\\.")[0]);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** A failure talking to the target: it exited, or something else went wrong. */
+    public static HeaptapException lostOrFailed(Target target, Throwable e) {
+        boolean alive = ProcessHandle.of(target.pid()).map(ProcessHandle::isAlive).orElse(false);
+        if (!alive) {
+            return new HeaptapException(ExitCode.TARGET_EXITED, "the target JVM (pid " + target.pid() + ") exited");
+        }
+        return new HeaptapException(ExitCode.CANNOT_ATTACH, "lost the connection to pid " + target.pid() + ": " + e);
+    }
+
+    public Target target() {
+        return target;
+    }
+
+    public HeaptapMXBean heaptap() {
+        return heaptap;
+    }
+
+    public int targetFeature() {
+        return targetFeature;
+    }
+
+    @Override
+    public void close() {
+        try {
+            connector.close();
+        } catch (IOException ignored) {
+            // the target may be gone
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.heaptap.attach;
+
+import com.sun.tools.attach.VirtualMachine;
+import com.sun.tools.attach.VirtualMachineDescriptor;
+
+import io.heaptap.cli.ExitCode;
+import io.heaptap.cli.HeaptapException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** Turns what the user typed (a pid or a main-class name) into one local JVM, or a clear error. */
+public final class TargetResolver {
+    private TargetResolver() {
+    }
+
+    /** A row of {@code heaptap list}. */
+    public record ListedJvm(long pid, String mainClass, String javaVersion, String heaptapLoaded) {
+    }
+
+    public static List<ListedJvm> list() {
+        long self = ProcessHandle.current().pid();
+        List<ListedJvm> rows = new ArrayList<>();
+        for (VirtualMachineDescriptor d : VirtualMachine.list()) {
+            long pid = parsePid(d.id());
+            if (pid == self || pid < 0) {
+                continue;
+            }
+            rows.add(new ListedJvm(pid, mainClassOf(d.displayName()), ProcFiles.javaVersion(pid).orElse("?"),
+                    ProcFiles.heaptapLoaded(pid).map(b -> b ? "yes" : "no").orElse("?")));
+        }
+        return rows;
+    }
+
+    public static Target resolve(String spec) {
+        String s = spec.trim();
+        if (s.matches("\\d+")) {
+            return byPid(Long.parseLong(s));
+        }
+        return byMainClass(s);
+    }
+
+    private static Target byPid(long pid) {
+        Optional<ProcessHandle> process = ProcessHandle.of(pid);
+        if (process.isEmpty() || !process.get().isAlive()) {
+            throw new HeaptapException(ExitCode.NO_TARGET, "no process with pid " + pid + " is running");
+        }
+        if (pid == ProcessHandle.current().pid()) {
+            throw new HeaptapException(ExitCode.NO_TARGET, "pid " + pid + " is heaptap itself");
+        }
+        String owner = process.get().info().user().orElse(null);
+        String me = System.getProperty("user.name");
+        if (owner != null && !owner.equals(me) && !"root".equals(me)) {
+            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + pid + " belongs to user '" + owner
+                    + "'; the Attach API only works as the same user: run heaptap as that user, for example "
+                    + "sudo -u " + owner + " java -jar heaptap.jar ...");
+        }
+        for (VirtualMachineDescriptor d : VirtualMachine.list()) {
+            if (parsePid(d.id()) == pid) {
+                return new Target(pid, d.displayName());
+            }
+        }
+        // Not listed: not a JVM, or a JVM without perf data (-XX:-UsePerfData). Attaching will tell.
+        String command = process.get().info().command().orElse("");
+        if (!command.isEmpty() && !command.endsWith("/java") && !command.endsWith("java")) {
+            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + pid + " is not a Java virtual machine (" + command + ")");
+        }
+        return new Target(pid, command);
+    }
+
+    private static Target byMainClass(String name) {
+        long self = ProcessHandle.current().pid();
+        List<Target> matches = new ArrayList<>();
+        for (VirtualMachineDescriptor d : VirtualMachine.list()) {
+            long pid = parsePid(d.id());
+            if (pid != self && pid >= 0 && matchesMainClass(mainClassOf(d.displayName()), name)) {
+                matches.add(new Target(pid, d.displayName()));
+            }
+        }
+        if (matches.isEmpty()) {
+            throw new HeaptapException(ExitCode.NO_TARGET, "no running JVM has the main class '" + name
+                    + "' ('heaptap list' shows the JVMs heaptap can see)");
+        }
+        if (matches.size() > 1) {
+            throw new HeaptapException(ExitCode.NO_TARGET, matches.size() + " JVMs match '" + name + "' (pids "
+                    + matches.stream().map(t -> Long.toString(t.pid())).collect(Collectors.joining(", "))
+                    + "): give the pid instead");
+        }
+        return matches.get(0);
+    }
+
+    /** The main class (or jar) without arguments. */
+    static String mainClassOf(String displayName) {
+        String trimmed = displayName == null ? "" : displayName.trim();
+        int space = trimmed.indexOf(' ');
+        return space < 0 ? trimmed : trimmed.substring(0, space);
+    }
+
+    /** Full name, simple name, or jar file name all match. */
+    static boolean matchesMainClass(String mainClass, String name) {
+        return mainClass.equals(name) || mainClass.endsWith("." + name) || mainClass.endsWith("/" + name)
+                || mainClass.equals(name + ".jar") || mainClass.endsWith("/" + name + ".jar");
+    }
+
+    private static long parsePid(String id) {
+        try {
+            return Long.parseLong(id);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.heaptap.cli;
+
+import io.heaptap.session.CaptureOptions;
+
+import picocli.CommandLine.Option;
+
+/** The options of a capture, shared by {@code capture} and {@code start}. */
+final class CaptureFlags {
+    @Option(names = "--duration", defaultValue = "30s", paramLabel = "<duration>",
+            description = "Time box, e.g. 30s, 2m, 1h (max 24h). Sampling stops in the target when it ends. Default: ${DEFAULT-VALUE}.")
+    String duration;
+
+    @Option(names = "--interval", defaultValue = "512k", paramLabel = "<size>",
+            description = "Mean bytes allocated between samples, per thread, e.g. 512k, 64k, 1m. Default: ${DEFAULT-VALUE}.")
+    String interval;
+
+    @Option(names = "--depth", defaultValue = "64", paramLabel = "<frames>",
+            description = "Stack frames kept per sample, 1-2048. Default: ${DEFAULT-VALUE}.")
+    int depth;
+
+    @Option(names = "--max-stacks", defaultValue = "65536", paramLabel = "<n>",
+            description = "Distinct stacks kept; samples beyond are counted without a stack. Default: ${DEFAULT-VALUE}.")
+    int maxStacks;
+
+    CaptureOptions options() {
+        return CaptureOptions.parse(duration, interval, depth, maxStacks);
+    }
+}

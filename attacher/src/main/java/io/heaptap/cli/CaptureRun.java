@@ -1,0 +1,66 @@
+package io.heaptap.cli;
+
+import io.heaptap.attach.AgentConnection;
+import io.heaptap.jmx.HeaptapMXBean;
+import io.heaptap.profile.HumanUnits;
+import io.heaptap.session.CaptureOptions;
+import io.heaptap.session.SamplerAccuracy;
+
+import java.io.IOException;
+import java.io.PrintStream;
+
+/**
+ * One capture from the CLI: start it in the target, show progress until the time box ends (or
+ * Ctrl-C stops it), then stream the dump back and write it.
+ */
+final class CaptureRun {
+    private static final long POLL_MILLIS = 200;
+
+    private CaptureRun() {
+    }
+
+    static ExitCode run(AgentConnection connection, CaptureOptions options, Output output, String client)
+            throws IOException {
+        HeaptapMXBean heaptap = connection.heaptap();
+        PrintStream err = System.err;
+        Interruption interruption = new Interruption().install();
+        try {
+            heaptap.start(options.duration().toMillis() + "ms", Long.toString(options.intervalBytes()),
+                    options.stackDepth(), options.maxStacks(), client);
+            if (System.console() != null) {
+                err.printf("capturing pid %d for %s at interval %s (Ctrl-C stops early and still writes the profile)%n",
+                        connection.target().pid(), HumanUnits.formatDuration(options.duration()),
+                        HumanUnits.formatBytes(options.intervalBytes()));
+            }
+            ProgressBar bar = new ProgressBar(options.duration().toMillis());
+            boolean interrupted = false;
+            while ("recording".equals(heaptap.getState())) {
+                bar.update(heaptap.getTimeLeftMillis(), heaptap.getSamples());
+                if (interruption.await(POLL_MILLIS)) {
+                    interrupted = true;
+                    break;
+                }
+            }
+            bar.clear();
+            if (interrupted) {
+                heaptap.stop();
+            }
+            write(connection, heaptap.dumpBytes(output.format().id()), output);
+            return interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
+        } finally {
+            interruption.finish();
+        }
+    }
+
+    /** Writes a dump, and says so (with the accuracy warning) unless the table went to the terminal. */
+    static void write(AgentConnection connection, byte[] bytes, Output output) throws IOException {
+        output.write(bytes);
+        if (!OutputFlags.quiet(output)) {
+            SamplerAccuracy.warningFor(connection.targetFeature()).ifPresent(w -> System.err.println("heaptap: warning: " + w));
+        }
+        if (output.file() != null) {
+            System.err.printf("heaptap: wrote %s (%s, %s)%n", output.file(), output.format().id(),
+                    HumanUnits.formatBytes(bytes.length));
+        }
+    }
+}

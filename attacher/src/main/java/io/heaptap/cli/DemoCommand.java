@@ -1,0 +1,64 @@
+package io.heaptap.cli;
+
+import io.heaptap.attach.AgentConnection;
+import io.heaptap.attach.Target;
+import io.heaptap.session.CaptureOptions;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Start a demo JVM with a known allocation mix, capture it, print the table and write an HTML flame graph.")
+final class DemoCommand implements Callable<Integer> {
+    @Option(names = "--duration", defaultValue = "5s", description = "How long to capture. Default: ${DEFAULT-VALUE}.")
+    String duration;
+
+    @Option(names = "--html", defaultValue = "heaptap-demo.html", description = "Where to write the flame graph. Default: ${DEFAULT-VALUE}.")
+    Path html;
+
+    @Override
+    public Integer call() throws Exception {
+        CaptureOptions options = CaptureOptions.parse(duration, null, CaptureOptions.DEFAULT_DEPTH,
+                CaptureOptions.DEFAULT_MAX_STACKS);
+        Output htmlOut = Output.resolve("html", html);
+        Process demo = startDemoJvm();
+        try {
+            BufferedReader lines = new BufferedReader(new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8));
+            String ready = lines.readLine();
+            if (ready == null || !ready.startsWith(DemoTarget.READY)) {
+                throw new HeaptapException(ExitCode.INTERNAL, "the demo JVM did not start");
+            }
+            Target target = new Target(demo.pid(), "heaptap demo");
+            System.err.println("heaptap: demo JVM is pid " + demo.pid() + "; capturing for "
+                    + options.duration().toSeconds() + "s");
+            try (AgentConnection connection = AgentConnection.open(target)) {
+                ExitCode code = CaptureRun.run(connection, options, Output.resolve("text", null), TargetCommand.client("demo"));
+                CaptureRun.write(connection, connection.heaptap().dumpBytes("html"), htmlOut);
+                System.err.println("heaptap: open " + htmlOut.file() + " in a browser for the flame graph");
+                return code.code();
+            }
+        } finally {
+            demo.destroy();
+            demo.waitFor(Duration.ofSeconds(10).toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static Process startDemoJvm() throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m"));
+        if (Runtime.version().feature() >= 21) {
+            cmd.add("-XX:+EnableDynamicAgentLoading");  // JEP 451: say that dynamic loading is intended
+        }
+        cmd.addAll(List.of("-jar", AgentConnection.heaptapJar().toString(), "__demo-target"));
+        return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+}

@@ -1,0 +1,25 @@
+package io.heaptap.cli;
+
+import io.heaptap.demo.DemoWorkload;
+
+import java.io.IOException;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+
+/** The demo's target JVM (hidden): runs the workload until its parent closes stdin. */
+@Command(name = "__demo-target", hidden = true)
+final class DemoTarget implements Callable<Integer> {
+    static final String READY = "heaptap-demo-ready";
+
+    @Override
+    public Integer call() throws IOException {
+        DemoWorkload.run();
+        System.out.println(READY + " " + ProcessHandle.current().pid());
+        System.out.flush();
+        while (System.in.read() >= 0) {
+            // wait for the parent (heaptap demo) to go away
+        }
+        return 0;
+    }
+}

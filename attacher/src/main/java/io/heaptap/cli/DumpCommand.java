@@ -1,0 +1,26 @@
+package io.heaptap.cli;
+
+import io.heaptap.attach.AgentConnection;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+@Command(name = "dump", mixinStandardHelpOptions = true,
+        description = "Read the profile of the current or last capture, streamed back from the target.")
+final class DumpCommand extends TargetCommand {
+    @Mixin
+    OutputFlags outputFlags;
+
+    private Output output;
+
+    @Override
+    void validate() {
+        output = outputFlags.resolve();
+    }
+
+    @Override
+    ExitCode run(AgentConnection connection) throws Exception {
+        CaptureRun.write(connection, connection.heaptap().dumpBytes(output.format().id()), output);
+        return ExitCode.OK;
+    }
+}

@@ -1,0 +1,23 @@
+package io.heaptap.cli;
+
+import io.heaptap.attach.TargetResolver;
+import io.heaptap.attach.TargetResolver.ListedJvm;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+
+@Command(name = "list", mixinStandardHelpOptions = true,
+        description = "List local JVMs (like jps): pid, main class, Java version, whether heaptap is loaded.")
+final class ListCommand implements Callable<Integer> {
+    @Override
+    public Integer call() {
+        List<ListedJvm> jvms = TargetResolver.list();
+        System.out.printf("%-8s %-10s %-8s %s%n", "PID", "JAVA", "HEAPTAP", "MAIN CLASS");
+        for (ListedJvm j : jvms) {
+            System.out.printf("%-8d %-10s %-8s %s%n", j.pid(), j.javaVersion(), j.heaptapLoaded(), j.mainClass());
+        }
+        return ExitCode.OK.code();
+    }
+}

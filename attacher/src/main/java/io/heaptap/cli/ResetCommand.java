@@ -1,0 +1,16 @@
+package io.heaptap.cli;
+
+import io.heaptap.attach.AgentConnection;
+
+import picocli.CommandLine.Command;
+
+@Command(name = "reset", mixinStandardHelpOptions = true,
+        description = "Stop sampling and forget everything recorded in the target. Harmless when idle.")
+final class ResetCommand extends TargetCommand {
+    @Override
+    ExitCode run(AgentConnection connection) {
+        connection.heaptap().reset();
+        System.out.println("pid " + connection.target().pid() + ": " + connection.heaptap().getState());
+        return ExitCode.OK;
+    }
+}

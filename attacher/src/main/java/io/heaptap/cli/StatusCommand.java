@@ -1,0 +1,24 @@
+package io.heaptap.cli;
+
+import io.heaptap.attach.AgentConnection;
+import io.heaptap.jmx.HeaptapMXBean;
+
+import java.util.Locale;
+
+import picocli.CommandLine.Command;
+
+@Command(name = "status", mixinStandardHelpOptions = true, description = "Show heaptap's state in the target.")
+final class StatusCommand extends TargetCommand {
+    @Override
+    ExitCode run(AgentConnection connection) {
+        HeaptapMXBean h = connection.heaptap();
+        System.out.printf(Locale.ROOT, "pid:          %d%n", connection.target().pid());
+        System.out.printf(Locale.ROOT, "state:        %s%n", h.getState());
+        System.out.printf(Locale.ROOT, "started by:   %s%n", h.getStartedBy().isEmpty() ? "-" : h.getStartedBy());
+        System.out.printf(Locale.ROOT, "time left:    %.1fs%n", h.getTimeLeftMillis() / 1000.0);
+        System.out.printf(Locale.ROOT, "samples:      %,d%n", h.getSamples());
+        System.out.printf(Locale.ROOT, "agent:        heaptap %s%s%n", h.getAgentVersion(),
+                h.getNativeAgentError().isEmpty() ? "" : " (native agent unavailable: " + h.getNativeAgentError() + ")");
+        return ExitCode.OK;
+    }
+}

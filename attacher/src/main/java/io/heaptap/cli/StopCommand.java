@@ -1,0 +1,16 @@
+package io.heaptap.cli;
+
+import io.heaptap.attach.AgentConnection;
+
+import picocli.CommandLine.Command;
+
+@Command(name = "stop", mixinStandardHelpOptions = true,
+        description = "Stop the running capture; its profile stays available to 'dump'. Harmless when idle.")
+final class StopCommand extends TargetCommand {
+    @Override
+    ExitCode run(AgentConnection connection) {
+        connection.heaptap().stop();
+        System.out.println("pid " + connection.target().pid() + ": " + connection.heaptap().getState());
+        return ExitCode.OK;
+    }
+}

@@ -1,0 +1,44 @@
+package io.heaptap.cli;
+
+import io.heaptap.attach.AgentConnection;
+import io.heaptap.attach.Target;
+import io.heaptap.attach.TargetResolver;
+
+import java.lang.reflect.UndeclaredThrowableException;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Parameters;
+
+/** A command about one target JVM: resolve it, connect to heaptap inside it, translate failures. */
+abstract class TargetCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "<pid|main-class>",
+            description = "Process id, or main class (full or simple name) or jar name of a local JVM.")
+    String target;
+
+    /** Checks that need no target (arguments, --out), done before attaching. */
+    void validate() {
+    }
+
+    abstract ExitCode run(AgentConnection connection) throws Exception;
+
+    @Override
+    public final Integer call() throws Exception {
+        validate();
+        Target t = TargetResolver.resolve(target);
+        try (AgentConnection connection = AgentConnection.open(t)) {
+            return run(connection).code();
+        } catch (UndeclaredThrowableException e) {
+            // a JMX proxy call failed on the wire: the target exited or the connection broke
+            throw AgentConnection.lostOrFailed(t, e.getCause());
+        } catch (IllegalStateException e) {
+            // the target refused (a capture runs already, another profiler holds the capability, ...)
+            throw new HeaptapException(ExitCode.REFUSED, "pid " + t.pid() + " refused: " + e.getMessage());
+        }
+    }
+
+    /** How heaptap introduces itself to the target ("started by ..."). */
+    static String client(String command) {
+        return "heaptap " + command + " (pid " + ProcessHandle.current().pid() + ", user " + System.getProperty("user.name") + ")";
+    }
+}

@@ -1,0 +1,41 @@
+package io.heaptap.jmx;
+
+/**
+ * heaptap's control surface in JConsole, VisualVM, Jolokia and the CLI, registered as
+ * {@value MBeanRegistration#OBJECT_NAME}. Only open types, so every generic JMX client renders it.
+ */
+public interface HeaptapMXBean {
+
+    /** idle, recording or stopped. */
+    String getState();
+
+    /** Who started the current or last capture; empty when idle. */
+    String getStartedBy();
+
+    /** Milliseconds left in the time box; 0 unless recording. */
+    long getTimeLeftMillis();
+
+    /** Samples recorded by the current or last capture (a count, not an estimate). */
+    long getSamples();
+
+    /** Why the native agent is unavailable; empty when it works. */
+    String getNativeAgentError();
+
+    /** heaptap's version. */
+    String getAgentVersion();
+
+    /** Starts a capture with the default depth. */
+    void start(String duration, String interval);
+
+    /** Starts a capture with every option; client says who starts it. */
+    void start(String duration, String interval, int stackDepth, int maxStacks, String client);
+
+    /** Ends the capture now; harmless when nothing is recording. */
+    void stop();
+
+    /** Forgets everything recorded; harmless when idle. */
+    void reset();
+
+    /** The dump of the current or last capture in a format (text, pprof, collapsed, json, html), as bytes. */
+    byte[] dumpBytes(String format);
+}

@@ -1,0 +1,43 @@
+package io.heaptap.jmx;
+
+import io.heaptap.session.Controller;
+
+import java.lang.management.ManagementFactory;
+
+import javax.management.InstanceAlreadyExistsException;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+
+/** Puts heaptap's MXBean into the platform MBeanServer, under a stable, documented name. */
+public final class MBeanRegistration {
+    public static final String OBJECT_NAME = "io.heaptap:type=Heaptap";
+
+    private MBeanRegistration() {
+    }
+
+    public static ObjectName objectName() {
+        try {
+            return new ObjectName(OBJECT_NAME);
+        } catch (MalformedObjectNameException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * Registers the MXBean unless it is there already (loading the agent twice, or the application
+     * having unregistered it, both end with exactly one registered bean).
+     */
+    public static void ensureRegistered(Controller controller, String version) throws JMException {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        if (server.isRegistered(objectName())) {
+            return;
+        }
+        try {
+            server.registerMBean(new HeaptapBean(controller, version), objectName());
+        } catch (InstanceAlreadyExistsException raced) {
+            // registered meanwhile by a concurrent load: fine
+        }
+    }
+}

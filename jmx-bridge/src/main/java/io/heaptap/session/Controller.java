@@ -1,0 +1,166 @@
+package io.heaptap.session;
+
+import io.heaptap.nativeagent.NativeAgent;
+import io.heaptap.nativeagent.NativeAgentException;
+import io.heaptap.nativeagent.NativeSnapshot;
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.CaptureInfo;
+import io.heaptap.profile.TargetInfo;
+import io.heaptap.profile.format.ProfileFormat;
+import io.heaptap.profile.format.ProfileWriter;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The one owner of heaptap's session in a JVM. The MXBean, the HTTP routes and (through the
+ * MXBean) the CLI all go through it, so a capture started anywhere is seen everywhere and a second
+ * concurrent start is refused with the same message wherever it comes from.
+ *
+ * <p>Refusals are plain {@link IllegalStateException}s and bad arguments
+ * {@link IllegalArgumentException}s: JDK types, so every JMX client (JConsole included) can show
+ * the message without heaptap's classes.
+ *
+ * <p>The time box is enforced twice: a timer here stops the capture, and the native sampler
+ * refuses samples past the deadline on its own.
+ */
+public final class Controller {
+    private final NativeAgent agent;
+    private final String nativeError;
+    private final ScheduledExecutorService timer;
+    private final TargetInfo target;
+
+    private SessionState state = SessionState.IDLE;
+    private CaptureOptions options;
+    private String startedBy;
+    private Instant startedAt;
+    private long startNanos;
+    private long stopNanos;
+    private ScheduledFuture<?> deadline;
+
+    public Controller() {
+        NativeAgent loaded = null;
+        String error = null;
+        try {
+            loaded = NativeAgent.get();
+        } catch (NativeAgentException e) {
+            error = e.getMessage();
+        }
+        this.agent = loaded;
+        this.nativeError = error;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "heaptap-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        this.target = new TargetInfo(ProcessHandle.current().pid(), System.getProperty("java.version"),
+                System.getProperty("java.vm.name"), System.getProperty("sun.java.command", ""));
+    }
+
+    public synchronized void start(CaptureOptions requested, String client) {
+        NativeAgent native_ = requireAgent();
+        if (state == SessionState.RECORDING) {
+            throw new IllegalStateException("a capture is already running: started by " + startedBy + " at " + startedAt
+                    + ", ends at " + startedAt.plus(options.duration()) + "; stop it first or wait");
+        }
+        try {
+            native_.start(requested.intervalBytes(), requested.duration(), requested.stackDepth(), requested.maxStacks());
+        } catch (NativeAgentException e) {
+            throw new IllegalStateException(e.getMessage());
+        }
+        options = requested;
+        startedBy = client == null || client.isBlank() ? "unknown client" : client;
+        startedAt = Instant.now();
+        startNanos = System.nanoTime();
+        state = SessionState.RECORDING;
+        deadline = timer.schedule(this::timeBoxEnded, requested.duration().toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private synchronized void timeBoxEnded() {
+        if (state == SessionState.RECORDING && System.nanoTime() - startNanos >= options.duration().toNanos()) {
+            stopSampling();
+        }
+    }
+
+    /** Ends the capture now. Harmless when nothing is recording. */
+    public synchronized void stop() {
+        if (state == SessionState.RECORDING) {
+            stopSampling();
+        }
+    }
+
+    private void stopSampling() {
+        agent.stop();
+        stopNanos = System.nanoTime();
+        state = SessionState.STOPPED;
+        if (deadline != null) {
+            deadline.cancel(false);
+            deadline = null;
+        }
+    }
+
+    /** Forgets everything and returns to idle. Harmless when idle. */
+    public synchronized void reset() {
+        if (deadline != null) {
+            deadline.cancel(false);
+            deadline = null;
+        }
+        if (agent != null) {
+            agent.clear();
+        }
+        state = SessionState.IDLE;
+        options = null;
+        startedBy = null;
+        startedAt = null;
+    }
+
+    public synchronized SessionStatus status() {
+        Instant endsAt = startedAt == null ? null : startedAt.plus(options.duration());
+        long left = state == SessionState.RECORDING
+                ? Math.max(0, options.duration().toMillis() - Duration.ofNanos(System.nanoTime() - startNanos).toMillis())
+                : 0;
+        long samples = state == SessionState.IDLE ? 0 : agent.sampleCount();
+        return new SessionStatus(state, startedBy, startedAt, endsAt, left, options, samples, nativeError);
+    }
+
+    /** The profile of the current (so far) or last capture. */
+    public synchronized AllocationProfile profile() {
+        if (state == SessionState.IDLE) {
+            throw new IllegalStateException("nothing to dump: no capture has run since the agent was loaded or reset");
+        }
+        NativeSnapshot snapshot = snapshot();
+        long end = state == SessionState.RECORDING ? System.nanoTime() : stopNanos;
+        List<String> warnings = new ArrayList<>();
+        SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
+        CaptureInfo info = new CaptureInfo(target, startedAt, end - startNanos, snapshot.intervalBytes(),
+                snapshot.stackDepth(), snapshot.samples(), snapshot.drops(), warnings);
+        return new AllocationProfile(info, snapshot.sites());
+    }
+
+    public byte[] dump(ProfileFormat format) {
+        return ProfileWriter.toBytes(profile(), format);
+    }
+
+    private NativeSnapshot snapshot() {
+        try {
+            return requireAgent().snapshot();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private NativeAgent requireAgent() {
+        if (agent == null) {
+            throw new IllegalStateException("heaptap's native agent is unavailable in this JVM: " + nativeError);
+        }
+        return agent;
+    }
+}

@@ -1,0 +1,19 @@
+package io.heaptap.session;
+
+import java.time.Instant;
+
+/**
+ * A consistent view of the session at one moment.
+ *
+ * @param state          idle / recording / stopped
+ * @param startedBy      who started the current or last capture ("cli pid 123", "jconsole", ...)
+ * @param startedAt      when it started, or null when idle
+ * @param endsAt         when its time box ends, or null when idle
+ * @param timeLeftMillis milliseconds left in the time box (0 unless recording)
+ * @param options        its options, or null when idle
+ * @param samples        samples recorded so far
+ * @param nativeError    why the native agent is unavailable, or null when it is fine
+ */
+public record SessionStatus(SessionState state, String startedBy, Instant startedAt, Instant endsAt, long timeLeftMillis,
+                            CaptureOptions options, long samples, String nativeError) {
+}
