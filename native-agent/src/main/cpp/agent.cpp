@@ -1,5 +1,8 @@
-// Entry points: JNI_OnLoad acquires JVMTI, and the natives of io.heaptap.nativeagent.NativeAgent
-// drive the one Sampler of this JVM. Nothing here throws or prints; errors are returned as values.
+// Entry points. The library arrives one of two ways: as a JVMTI agent (Agent_OnAttach, what the CLI
+// does: HotSpot then resolves the facade's JNI natives from agent libraries, so Java never calls
+// System.load, a restricted method that makes JDK 24+ print a warning in the target), or through
+// System.load (JNI_OnLoad, the fallback for -javaagent start-up). Either way one Sampler per JVM.
+// Nothing here throws or prints; errors are returned as values.
 #include <jni.h>
 #include <jvmti.h>
 
@@ -20,6 +23,9 @@ void JNICALL onSampledObjectAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobjec
 }
 
 bool initialize(JavaVM* vm) {
+    if (sampler != nullptr) {
+        return true;  // loaded both ways: keep the first
+    }
     jvmtiEnv* jvmti = nullptr;
     if (vm->GetEnv(reinterpret_cast<void**>(&jvmti), JVMTI_VERSION_11) != JNI_OK || jvmti == nullptr) {
         initError = "this JVM offers no JVMTI 11 environment (heaptap needs HotSpot, Java 11+)";
@@ -52,6 +58,10 @@ Limits limitsFrom(jint depth, jint maxStacks) {
 }  // namespace
 
 extern "C" {
+
+JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM* vm, char*, void*) {
+    return initialize(vm) ? JNI_OK : JNI_ERR;
+}
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void*) {
     initialize(vm);

@@ -9,6 +9,8 @@ import io.heaptap.cli.ExitCode;
 import io.heaptap.cli.HeaptapException;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.jmx.MBeanRegistration;
+import io.heaptap.nativeagent.NativeAgentException;
+import io.heaptap.nativeagent.NativeLibrary;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -92,9 +94,24 @@ public final class AgentConnection implements AutoCloseable {
         }
     }
 
+    /**
+     * Loads libheaptap.so as a JVMTI agent (unless it is mapped already), then heaptap.jar. Loading
+     * the library from here rather than with System.load inside the target keeps JDK 24+ from
+     * printing a restricted-method warning into the application's stderr.
+     */
     private static void loadAgent(VirtualMachine vm, Target target) throws IOException {
         try {
+            if (!ProcFiles.heaptapLoaded(target.pid()).orElse(false)) {
+                Path lib = NativeLibrary.extract(Path.of(System.getProperty("java.io.tmpdir")));
+                try {
+                    vm.loadAgentPath(lib.toString(), null);
+                } finally {
+                    NativeLibrary.delete(lib);
+                }
+            }
             vm.loadAgent(heaptapJar().toString(), "");
+        } catch (NativeAgentException e) {
+            throw new HeaptapException(ExitCode.INTERNAL, e.getMessage());
         } catch (AgentLoadException | AgentInitializationException e) {
             throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " refused heaptap's agent: "
                     + e.getMessage() + ". If it runs with -XX:-EnableDynamicAgentLoading, start it with "

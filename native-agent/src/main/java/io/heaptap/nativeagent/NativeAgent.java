@@ -18,8 +18,7 @@ public final class NativeAgent {
     public static synchronized NativeAgent get() throws NativeAgentException {
         if (instance == null && loadFailure == null) {
             try {
-                NativeLibrary.load();
-                String error = initError();
+                String error = initErrorLoadingIfNeeded();
                 if (error != null) {
                     throw new NativeAgentException(NativeAgentException.Reason.UNAVAILABLE, error);
                 }
@@ -32,6 +31,16 @@ public final class NativeAgent {
             throw loadFailure;
         }
         return instance;
+    }
+
+    /** Uses the library if it is already there as a JVMTI agent; otherwise loads it. */
+    private static String initErrorLoadingIfNeeded() throws NativeAgentException {
+        try {
+            return initError();
+        } catch (UnsatisfiedLinkError notLoadedYet) {
+            NativeLibrary.load();
+            return initError();
+        }
     }
 
     /**

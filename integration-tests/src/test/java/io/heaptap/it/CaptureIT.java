@@ -1,0 +1,166 @@
+package io.heaptap.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.perftools.profiles.ProfileProto.Location;
+import com.google.perftools.profiles.ProfileProto.Profile;
+import com.google.perftools.profiles.ProfileProto.Sample;
+
+import io.heaptap.it.support.HeaptapCli;
+import io.heaptap.it.support.HeaptapCli.Result;
+import io.heaptap.it.support.Jdk;
+import io.heaptap.it.support.Paths;
+import io.heaptap.it.support.Profiles;
+import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.workload.Allocator;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** heaptap capture against real JVMs on every JDK of the machine. */
+class CaptureIT {
+
+    static Stream<Jdk> jdks() {
+        return Jdk.all().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void captureByPidPrintsTheTopSitesTable(Jdk jdk) throws Exception {
+        try (TargetJvm target = TargetJvm.start(jdk, Allocator.class)) {
+            Result r = HeaptapCli.run("capture", Long.toString(target.pid()), "--duration", "1s");
+            assertEquals(0, r.exitCode(), r::toString);
+            String out = r.out();
+            assertTrue(out.contains("Top allocation sites"), out);
+            assertTrue(out.contains("Top types"), out);
+            assertTrue(out.contains("at io.heaptap.it.workload.Allocator.allocateLongs(Allocator.java:"), out);
+            assertTrue(out.contains("long[]"), out);
+            assertTrue(out.contains("interval 512.0 KiB"), out);
+            assertEquals(jdk.feature() < 25, out.contains("heap sampler is biased"), "accuracy warning only before JDK 25");
+            assertTrue(target.isAlive());
+            assertFalse(target.stdout().contains("heaptap") || target.stderr().contains("heaptap"),
+                    "heaptap printed nothing in the target: " + target.stderr());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void everyFormatIsWrittenAndReadsBackInItsConsumer(Jdk jdk) throws Exception {
+        Path dir = Paths.workDir("formats");
+        try (TargetJvm target = TargetJvm.start(jdk, Allocator.class)) {
+            String pid = Long.toString(target.pid());
+            assertEquals(0, HeaptapCli.run("capture", pid, "--duration", "1s", "--interval", "64k",
+                    "--out", dir.resolve("p.pb.gz").toString()).exitCode());
+            for (String file : List.of("p.txt", "p.collapsed", "p.json", "p.html")) {
+                Result r = HeaptapCli.run("dump", pid, "--out", dir.resolve(file).toString());
+                assertEquals(0, r.exitCode(), r::toString);
+            }
+        }
+        checkPprof(Profiles.pprof(dir.resolve("p.pb.gz")));
+
+        List<String> collapsed = Files.readAllLines(dir.resolve("p.collapsed"));
+        assertFalse(collapsed.isEmpty());
+        for (String line : collapsed) {
+            assertTrue(line.matches("[^ ]+ [0-9]+"), "collapsed line: " + line);
+        }
+        assertTrue(collapsed.stream().anyMatch(l -> l.contains("io.heaptap.it.workload.Allocator.allocateLongs;long[] ")));
+
+        JsonNode json = Profiles.json(dir.resolve("p.json"));
+        assertEquals("heaptap-profile", json.get("schema").asText());
+        assertEquals(65536, json.get("capture").get("intervalBytes").asLong());
+        assertTrue(json.get("capture").get("samples").asLong() > 0);
+        double[] longs = Profiles.siteTotals(json, "allocateLongs", "long[]");
+        assertTrue(longs[2] > 0 && longs[1] > 0);
+
+        String html = Files.readString(dir.resolve("p.html"));
+        assertTrue(html.contains("allocateLongs"));
+        assertTrue(html.contains("d3.hierarchy"));
+        assertFalse(html.matches("(?s).*(src|href)=\"https?://.*"), "the page loads nothing from the network");
+        assertTrue(Files.readString(dir.resolve("p.txt")).contains("Top allocation sites"));
+    }
+
+    private static void checkPprof(Profile p) {
+        List<String> strings = p.getStringTableList();
+        assertEquals("", strings.get(0));
+        Function<Long, String> s = i -> strings.get(Math.toIntExact(i));
+        assertEquals(List.of("alloc_objects/count", "alloc_space/bytes"), p.getSampleTypeList().stream()
+                .map(t -> s.apply(t.getType()) + "/" + s.apply(t.getUnit())).collect(Collectors.toList()));
+        assertEquals("space/bytes", s.apply(p.getPeriodType().getType()) + "/" + s.apply(p.getPeriodType().getUnit()));
+        assertEquals(65536, p.getPeriod());
+
+        Set<Long> addresses = new HashSet<>();
+        for (int i = 0; i < p.getLocationCount(); i++) {
+            Location l = p.getLocation(i);
+            assertEquals(i + 1, l.getId(), "dense location ids");
+            assertTrue(l.getAddress() != 0, "non-zero address");
+            assertTrue(addresses.add(l.getAddress()), "unique address");
+        }
+        for (int i = 0; i < p.getFunctionCount(); i++) {
+            assertEquals(i + 1, p.getFunction(i).getId(), "dense function ids");
+        }
+        Map<Long, Location> locations = p.getLocationList().stream().collect(Collectors.toMap(Location::getId, l -> l));
+        Map<Long, com.google.perftools.profiles.ProfileProto.Function> functions = p.getFunctionList().stream()
+                .collect(Collectors.toMap(com.google.perftools.profiles.ProfileProto.Function::getId, f -> f));
+        boolean sawAllocator = false;
+        for (Sample sample : p.getSampleList()) {
+            assertEquals(2, sample.getValueCount());
+            String leaf = s.apply(functions.get(locations.get(sample.getLocationId(0)).getLine(0).getFunctionId()).getName());
+            String caller = s.apply(functions.get(locations.get(sample.getLocationId(1)).getLine(0).getFunctionId()).getName());
+            if (caller.equals("io.heaptap.it.workload.Allocator.allocateLongs")) {
+                assertEquals("long[]", leaf, "the allocated type is the leaf frame");
+                sawAllocator = true;
+            }
+        }
+        assertTrue(sawAllocator);
+    }
+
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void capturesInARowWorkAndSoDoesOneAfterARefusal(Jdk jdk) throws Exception {
+        try (TargetJvm target = TargetJvm.start(jdk, Allocator.class)) {
+            String pid = Long.toString(target.pid());
+            assertEquals(0, HeaptapCli.run("capture", pid, "--duration", "500ms").exitCode());
+            assertEquals(0, HeaptapCli.run("capture", pid, "--duration", "500ms").exitCode());
+
+            assertEquals(0, HeaptapCli.run("start", pid, "--duration", "2m").exitCode());
+            Result refused = HeaptapCli.run("capture", pid, "--duration", "1s");
+            assertEquals(5, refused.exitCode(), refused::toString);
+            assertTrue(refused.stderr().contains("a capture is already running: started by heaptap start"), refused::toString);
+            assertEquals(0, HeaptapCli.run("stop", pid).exitCode());
+
+            Result after = HeaptapCli.run("capture", pid, "--duration", "500ms", "--format", "json");
+            assertEquals(0, after.exitCode(), after::toString);
+            assertTrue(Profiles.json(after.stdout()).get("capture").get("samples").asLong() > 0);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void listShowsTheTargetAndWhetherHeaptapIsLoaded(Jdk jdk) throws Exception {
+        try (TargetJvm target = TargetJvm.start(jdk, Allocator.class)) {
+            String row = rowOf(HeaptapCli.run("list").out(), target.pid());
+            assertTrue(row.contains(Allocator.class.getName()) && row.contains(" no "), row);
+            assertTrue(row.matches("\\d+\\s+" + jdk.feature() + "[.0-9]*\\s.*"), row);
+            assertEquals(0, HeaptapCli.run("status", Long.toString(target.pid())).exitCode());
+            assertTrue(rowOf(HeaptapCli.run("list").out(), target.pid()).contains(" yes "));
+        }
+    }
+
+    private static String rowOf(String list, long pid) {
+        return list.lines().filter(l -> l.startsWith(pid + " ")).findFirst()
+                .orElseThrow(() -> new AssertionError("pid " + pid + " not listed:\n" + list));
+    }
+}

@@ -1,0 +1,43 @@
+package io.heaptap.it.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Where the build put what the tests need (set by failsafe in integration-tests/pom.xml). */
+public final class Paths {
+    private Paths() {
+    }
+
+    public static Path heaptapJar() {
+        return required("heaptap.jar");
+    }
+
+    public static Path testClasses() {
+        return required("heaptap.testClasses");
+    }
+
+    public static Path asyncProfilerJar() {
+        return required("heaptap.asyncProfilerJar");
+    }
+
+    /** A fresh folder for one test's files. */
+    public static Path workDir(String name) {
+        try {
+            Path base = Path.of(System.getProperty("heaptap.workDir", System.getProperty("java.io.tmpdir")));
+            Files.createDirectories(base);
+            return Files.createTempDirectory(base, name + "-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Path required(String property) {
+        String value = System.getProperty(property);
+        if (value == null) {
+            throw new IllegalStateException("system property " + property + " is not set: run the tests with Maven");
+        }
+        return Path.of(value);
+    }
+}

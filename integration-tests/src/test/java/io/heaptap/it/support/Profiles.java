@@ -1,0 +1,70 @@
+package io.heaptap.it.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.perftools.profiles.ProfileProto.Profile;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
+
+/** Reads heaptap's outputs the way their consumers do. */
+public final class Profiles {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Profiles() {
+    }
+
+    public static JsonNode json(Path file) {
+        try {
+            return JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static JsonNode json(byte[] bytes) {
+        try {
+            return JSON.readTree(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Decodes gzipped pprof with the classes generated from the official profile.proto. */
+    public static Profile pprof(byte[] gzipped) {
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped))) {
+            return Profile.parseFrom(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static Profile pprof(Path file) {
+        try {
+            return pprof(Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The site in a JSON profile whose innermost frame is {@code method} of {@code type}, summed. */
+    public static double[] siteTotals(JsonNode profile, String method, String type) {
+        double objects = 0;
+        double bytes = 0;
+        long samples = 0;
+        for (JsonNode site : profile.get("sites")) {
+            JsonNode stack = site.get("stack");
+            if (site.get("type").asText().equals(type) && stack.size() > 0
+                    && stack.get(0).get("method").asText().equals(method)) {
+                objects += site.get("estimatedObjects").asDouble();
+                bytes += site.get("estimatedBytes").asDouble();
+                samples += site.get("samples").asLong();
+            }
+        }
+        return new double[] {objects, bytes, samples};
+    }
+}

@@ -1,0 +1,129 @@
+package io.heaptap.it.support;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real target JVM started by a test: a workload class from the test classes, on a chosen JDK.
+ * Its stdout lines are queued for {@link #awaitLine}; commands go to its stdin. Workloads say
+ * what they are doing on stdout, which is how tests synchronise with them (never by sleeping).
+ */
+public final class TargetJvm implements AutoCloseable {
+    private final Process process;
+    private final Writer stdin;
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final StringBuffer stdout = new StringBuffer();
+    private final StringBuffer stderr = new StringBuffer();
+
+    private TargetJvm(Process process) {
+        this.process = process;
+        this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+        pump(process.getInputStream(), stdout, true);
+        pump(process.getErrorStream(), stderr, false);
+    }
+
+    public static TargetJvm start(Jdk jdk, Class<?> main, List<String> jvmArgs, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(jdk.java().toString());
+        cmd.add("-Xmx256m");
+        if (jdk.feature() >= 21) {
+            cmd.add("-XX:+EnableDynamicAgentLoading");
+        }
+        cmd.addAll(jvmArgs);
+        cmd.add("-cp");
+        cmd.add(Paths.testClasses().toString());
+        cmd.add(main.getName());
+        cmd.addAll(List.of(args));
+        TargetJvm jvm = new TargetJvm(new ProcessBuilder(cmd).start());
+        jvm.awaitLine("ready", Duration.ofSeconds(30));
+        return jvm;
+    }
+
+    public static TargetJvm start(Jdk jdk, Class<?> main, String... args) throws IOException {
+        return start(jdk, main, List.of(), args);
+    }
+
+    private void pump(InputStream in, StringBuffer all, boolean queue) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    all.append(line).append('\n');
+                    if (queue) {
+                        lines.add(line);
+                    }
+                }
+            } catch (IOException e) {
+                // process gone
+            }
+        }, "target-output-" + process.pid());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Waits for the next stdout line that starts with prefix; fails the test on timeout or exit. */
+    public String awaitLine(String prefix, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            while (true) {
+                long left = deadline - System.nanoTime();
+                String line = lines.poll(Math.max(0, Math.min(left, TimeUnit.MILLISECONDS.toNanos(500))), TimeUnit.NANOSECONDS);
+                if (line != null && line.startsWith(prefix)) {
+                    return line;
+                }
+                if (line == null && !process.isAlive() && lines.isEmpty()) {
+                    throw new AssertionError("target exited (" + process.exitValue() + ") before printing '" + prefix
+                            + "'; stderr:\n" + stderr);
+                }
+                if (left <= 0) {
+                    throw new AssertionError("target did not print '" + prefix + "' within " + timeout + "; stderr:\n" + stderr);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    public void send(String command) throws IOException {
+        stdin.write(command + "\n");
+        stdin.flush();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public Process process() {
+        return process;
+    }
+
+    public String stdout() {
+        return stdout.toString();
+    }
+
+    public String stderr() {
+        return stderr.toString();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+}

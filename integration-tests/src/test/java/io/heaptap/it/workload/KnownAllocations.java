@@ -1,0 +1,83 @@
+package io.heaptap.it.workload;
+
+/**
+ * A target whose allocations are known exactly: on "go" it allocates a fixed mix from one method
+ * per site and prints "done". Sizes span tens of bytes to several MiB, including arrays just
+ * below the default 512 KiB interval, and one helper is called from two callers in a 3:1 ratio.
+ * Every object escapes to a volatile field so the JIT cannot remove an allocation.
+ */
+public final class KnownAllocations {
+    public static final int ROUNDS = 250;
+    public static final int TINY_LENGTH = 48;              // byte[48]: 64 bytes
+    public static final int TINY_PER_ROUND = 64_000;
+    public static final int MEDIUM_LENGTH = 8_176;         // 8 KiB
+    public static final int MEDIUM_PER_ROUND = 512;
+    public static final int BELOW_INTERVAL_LENGTH = 500_000;  // ~488 KiB, just below 512 KiB
+    public static final int BELOW_INTERVAL_PER_ROUND = 6;
+    public static final int LARGE_LENGTH = 4_000_000;      // ~3.8 MiB
+    public static final int LARGE_PER_ROUND = 1;
+    public static final int RECORD_LENGTH = 16_368;        // 16 KiB, from the shared helper
+    public static final int CALLER_A_PER_ROUND = 786;
+    public static final int CALLER_B_PER_ROUND = 262;
+
+    static volatile Object sink;
+
+    private KnownAllocations() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Commands.serve(command -> {
+            if (command.equals("go")) {
+                for (int round = 0; round < ROUNDS; round++) {
+                    tiny();
+                    medium();
+                    belowInterval();
+                    large();
+                    callerA();
+                    callerB();
+                }
+                System.out.println("done");
+            }
+        });
+    }
+
+    static void tiny() {
+        for (int i = 0; i < TINY_PER_ROUND; i++) {
+            sink = new byte[TINY_LENGTH];
+        }
+    }
+
+    static void medium() {
+        for (int i = 0; i < MEDIUM_PER_ROUND; i++) {
+            sink = new byte[MEDIUM_LENGTH];
+        }
+    }
+
+    static void belowInterval() {
+        for (int i = 0; i < BELOW_INTERVAL_PER_ROUND; i++) {
+            sink = new byte[BELOW_INTERVAL_LENGTH];
+        }
+    }
+
+    static void large() {
+        for (int i = 0; i < LARGE_PER_ROUND; i++) {
+            sink = new byte[LARGE_LENGTH];
+        }
+    }
+
+    static void callerA() {
+        for (int i = 0; i < CALLER_A_PER_ROUND; i++) {
+            sink = record();
+        }
+    }
+
+    static void callerB() {
+        for (int i = 0; i < CALLER_B_PER_ROUND; i++) {
+            sink = record();
+        }
+    }
+
+    static byte[] record() {
+        return new byte[RECORD_LENGTH];
+    }
+}
