@@ -16,6 +16,9 @@ public record Output(ProfileFormat format, Path file) {
 
     /** --format wins; else the --out extension; else text. */
     public static Output resolve(String format, Path out) {
+        if (out != null && Files.isDirectory(out)) {
+            throw new IllegalArgumentException("--out " + out + " is a directory; give a file name");
+        }
         ProfileFormat f;
         if (format != null) {
             f = ProfileFormat.parse(format);
@@ -33,9 +36,6 @@ public record Output(ProfileFormat format, Path file) {
             return new Output(f, null);
         }
         Path file = out.toAbsolutePath().normalize();
-        if (Files.isDirectory(file)) {
-            throw new IllegalArgumentException("--out " + out + " is a directory; give a file name");
-        }
         Path dir = file.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
             throw new IllegalArgumentException("--out " + out + ": the folder " + dir + " does not exist");

@@ -1,0 +1,146 @@
+package io.heaptap.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.heaptap.it.support.HeaptapCli;
+import io.heaptap.it.support.HeaptapCli.Result;
+import io.heaptap.it.support.Jdk;
+import io.heaptap.it.support.Paths;
+import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.workload.Allocator;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.ZipFile;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Every kind of bad input: one line that says what to do, a documented exit code, the target unharmed. */
+class BadInputIT {
+    /** A pid no process has: arguments must be refused before heaptap ever looks for the target. */
+    static final String NO_SUCH_PID = "2147483000";
+
+    static void assertOneLineError(Result r, int exitCode, String expected) {
+        assertEquals(exitCode, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains(expected), () -> "expected '" + expected + "' in:\n" + r);
+        assertFalse(r.stderr().contains("\tat ") || r.stderr().contains("Exception in"), () -> "no stack trace:\n" + r);
+        assertTrue(r.stderr().lines().filter(l -> l.startsWith("heaptap: ")).count() == 1, r::toString);
+    }
+
+    static Stream<Arguments> badArguments() {
+        return Stream.of(
+                Arguments.of(List.of("--duration", "0"), "duration must be positive"),
+                Arguments.of(List.of("--duration", "-5s"), "duration must be positive"),
+                Arguments.of(List.of("--duration", "soon"), "cannot read 'soon' as a duration"),
+                Arguments.of(List.of("--duration", "25h"), "above the maximum of 24h"),
+                Arguments.of(List.of("--interval", "0"), "interval must be positive"),
+                Arguments.of(List.of("--interval", "-1k"), "interval must be positive"),
+                Arguments.of(List.of("--interval", "lots"), "cannot read 'lots' as a size"),
+                Arguments.of(List.of("--depth", "0"), "depth must be between 1 and 2048"),
+                Arguments.of(List.of("--depth", "3000"), "depth must be between 1 and 2048"),
+                Arguments.of(List.of("--depth", "deep"), "Invalid value for option '--depth'"),
+                Arguments.of(List.of("--format", "xml"), "unknown format 'xml'"),
+                Arguments.of(List.of("--out", "/no/such/folder/p.txt"), "does not exist"),
+                Arguments.of(List.of("--out", "/tmp"), "is a directory"),
+                Arguments.of(List.of("--out", "profile.data"), "cannot tell the format"));
+    }
+
+    /** With a pid that does not exist, exit code 2 (not 3) proves the check came before looking for it. */
+    @ParameterizedTest
+    @MethodSource("badArguments")
+    void badArgumentsAreRefusedBeforeAttaching(List<String> args, String message) {
+        String[] cmd = Stream.concat(Stream.of("capture", NO_SUCH_PID), args.stream()).toArray(String[]::new);
+        assertOneLineError(HeaptapCli.run(cmd), 2, message);
+    }
+
+    @Test
+    void aPidThatDoesNotExist() {
+        assertOneLineError(HeaptapCli.run("capture", NO_SUCH_PID, "--duration", "1s"), 3, "no process with pid " + NO_SUCH_PID);
+    }
+
+    @Test
+    void aProcessThatIsNotAJvm() throws Exception {
+        Process sleep = new ProcessBuilder("sleep", "300").start();
+        try {
+            assertOneLineError(HeaptapCli.run("capture", Long.toString(sleep.pid()), "--duration", "1s"), 4,
+                    "is not a Java virtual machine");
+            assertTrue(sleep.isAlive());
+        } finally {
+            sleep.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aMainClassThatMatchesNoJvmOrSeveral() throws Exception {
+        assertOneLineError(HeaptapCli.run("capture", "NoSuchMainClass", "--duration", "1s"), 3,
+                "no running JVM has the main class 'NoSuchMainClass'");
+        try (TargetJvm one = TargetJvm.start(Jdk.current(), Allocator.class);
+             TargetJvm two = TargetJvm.start(Jdk.current(), Allocator.class)) {
+            Result r = HeaptapCli.run("capture", "Allocator", "--duration", "1s");
+            assertOneLineError(r, 3, "JVMs match 'Allocator'");
+            assertTrue(r.stderr().contains(Long.toString(one.pid())) && r.stderr().contains(Long.toString(two.pid())));
+        }
+    }
+
+    @Test
+    void aMainClassThatMatchesOneJvmIsCaptured() throws Exception {
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class)) {
+            Result r = HeaptapCli.run("capture", Allocator.class.getName(), "--duration", "500ms");
+            assertEquals(0, r.exitCode(), r::toString);
+            assertTrue(r.out().contains("pid " + target.pid()));
+        }
+    }
+
+    @Test
+    void aTargetThatDisablesTheAttachMechanism() throws Exception {
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class, List.of("-XX:+DisableAttachMechanism"))) {
+            assertOneLineError(HeaptapCli.run("capture", Long.toString(target.pid()), "--duration", "1s"), 4,
+                    "-XX:+DisableAttachMechanism");
+            assertTrue(target.isAlive());
+            assertFalse(target.stdout().contains("Full thread dump"), "no SIGQUIT thread dump in the target");
+        }
+    }
+
+    @Test
+    void aTargetOwnedByAnotherUser() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root to run heaptap as another user");
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class)) {
+            Result r = HeaptapCli.runAs("nobody", "capture", Long.toString(target.pid()), "--duration", "1s");
+            assertOneLineError(r, 4, "belongs to user 'root'");
+            assertTrue(r.stderr().contains("sudo -u root"), r::toString);
+            assertTrue(target.isAlive());
+        }
+    }
+
+    @Test
+    void anotherAgentHoldsTheHeapSamplingCapability() throws Exception {
+        Path lib = asyncProfilerLibrary();
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class,
+                List.of("-agentpath:" + lib + "=start,event=alloc,alloc=512k"))) {
+            Result r = HeaptapCli.run("capture", Long.toString(target.pid()), "--duration", "1s");
+            assertOneLineError(r, 5, "another JVMTI agent in this JVM (async-profiler");
+            assertTrue(target.isAlive());
+            Result status = HeaptapCli.run("status", Long.toString(target.pid()));
+            assertTrue(status.out().contains("state:        idle"), status::toString);
+        }
+    }
+
+    /** async-profiler's native library, from its Maven Central jar (test scope). */
+    static Path asyncProfilerLibrary() throws Exception {
+        Path lib = Paths.workDir("async-profiler").resolve("libasyncProfiler.so");
+        try (ZipFile jar = new ZipFile(Paths.asyncProfilerJar().toFile());
+             InputStream in = jar.getInputStream(jar.getEntry("linux-x64/libasyncProfiler.so"))) {
+            Files.copy(in, lib);
+        }
+        return lib;
+    }
+}
