@@ -17,7 +17,7 @@ final class SnapshotDecoder {
     static final int MAGIC = 0x48544150;  // "HTAP"
     static final int VERSION = 1;
     private static final int NONE = 0xFFFFFFFF;
-    static final Frame UNKNOWN_METHOD = Frame.synthetic("[unknown method]");
+    static final Frame UNKNOWN_METHOD = Frame.synthetic("[unknown-method]");
 
     private SnapshotDecoder() {
     }

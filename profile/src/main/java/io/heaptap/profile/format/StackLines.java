@@ -12,7 +12,7 @@ import java.util.List;
  */
 final class StackLines {
     static final Frame TRUNCATED = Frame.synthetic("[truncated]");
-    static final Frame NO_STACK = Frame.synthetic("[no stack]");
+    static final Frame NO_STACK = Frame.synthetic("[no-stack]");
 
     private StackLines() {
     }
