@@ -102,6 +102,10 @@ JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_samples0(JNIEnv*
     return sampler != nullptr ? static_cast<jlong>(sampler->samples()) : 0;
 }
 
+JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_memory0(JNIEnv*, jclass) {
+    return sampler != nullptr ? static_cast<jlong>(sampler->memoryBytes()) : 0;
+}
+
 JNIEXPORT jbyteArray JNICALL Java_io_heaptap_nativeagent_NativeAgent_snapshot0(JNIEnv* env, jclass) {
     if (sampler == nullptr) {
         return nullptr;

@@ -147,6 +147,18 @@ uint64_t AllocationStore::samples() {
     return samples_;
 }
 
+uint64_t AllocationStore::memoryBytes() {
+    constexpr uint64_t kNodeOverhead = 32;  // per hash node: next pointer, cached hash, malloc header
+    std::lock_guard<std::mutex> guard(lock_);
+    uint64_t bytes = 0;
+    bytes += frames_.capacity() * sizeof(FrameKey) + frameIndex_.size() * (sizeof(FrameKey) + 4 + kNodeOverhead);
+    bytes += stackFrames_.capacity() * 4 + stacks_.capacity() * sizeof(Stack) + stackIndex_.size() * (12 + kNodeOverhead);
+    for (const std::string& c : classes_) bytes += 2 * (sizeof(std::string) + c.capacity() + kNodeOverhead);
+    bytes += siteKeys_.capacity() * 8 + sites_.capacity() * sizeof(Site) + siteIndex_.size() * (12 + kNodeOverhead);
+    bytes += (frameIndex_.bucket_count() + stackIndex_.bucket_count() + classIndex_.bucket_count() + siteIndex_.bucket_count()) * 8;
+    return bytes;
+}
+
 void AllocationStore::write(ByteWriter& out, MethodCache& methods) {
     // Copy under the lock, serialise outside it: allocating threads wait only for the copy.
     std::vector<FrameKey> frames;

@@ -45,6 +45,10 @@ class AllocationStore {
 
     uint64_t samples();
 
+    // Bytes held by the tables: capacities times entry sizes plus hash-node overhead (an
+    // estimate of what malloc holds for them; NMT does not see an agent's own allocations).
+    uint64_t memoryBytes();
+
   private:
     struct FrameKey {
         jmethodID method;

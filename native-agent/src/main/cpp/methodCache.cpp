@@ -98,3 +98,12 @@ void MethodCache::clear() {
     methods_.shrink_to_fit();
     unresolved_ = 0;
 }
+
+uint64_t MethodCache::memoryBytes() {
+    std::lock_guard<std::mutex> guard(lock_);
+    uint64_t bytes = methods_.capacity() * sizeof(MethodInfo) + index_.size() * 48 + index_.bucket_count() * 8;
+    for (const MethodInfo& m : methods_) {
+        bytes += m.classSignature.capacity() + m.name.capacity() + m.sourceFile.capacity() + m.lines.capacity() * 8;
+    }
+    return bytes;
+}

@@ -39,6 +39,7 @@ class MethodCache {
     void write(ByteWriter& out, Intern intern);
 
     uint64_t unresolved() const { return unresolved_; }
+    uint64_t memoryBytes();
     void clear();
 
   private:

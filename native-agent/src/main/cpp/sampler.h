@@ -30,6 +30,7 @@ class Sampler {
     void snapshot(ByteWriter& out);  // the profile of the current or last capture
     bool sampling() const { return sampling_.load(std::memory_order_acquire); }
     uint64_t samples() { return store_.samples(); }
+    uint64_t memoryBytes() { return store_.memoryBytes() + methods_.memoryBytes() + sizeof(Sampler); }
 
     void onSample(JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size);
 

@@ -2,6 +2,7 @@ package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
 import io.heaptap.jmx.HeaptapMXBean;
+import io.heaptap.profile.HumanUnits;
 
 import java.util.Locale;
 
@@ -17,6 +18,7 @@ final class StatusCommand extends TargetCommand {
         System.out.printf(Locale.ROOT, "started by:   %s%n", h.getStartedBy().isEmpty() ? "-" : h.getStartedBy());
         System.out.printf(Locale.ROOT, "time left:    %.1fs%n", h.getTimeLeftMillis() / 1000.0);
         System.out.printf(Locale.ROOT, "samples:      %,d%n", h.getSamples());
+        System.out.printf(Locale.ROOT, "native mem:   %s%n", HumanUnits.formatBytes(h.getNativeMemoryBytes()));
         System.out.printf(Locale.ROOT, "agent:        heaptap %s%s%n", h.getAgentVersion(),
                 h.getNativeAgentError().isEmpty() ? "" : " (native agent unavailable: " + h.getNativeAgentError() + ")");
         return ExitCode.OK;

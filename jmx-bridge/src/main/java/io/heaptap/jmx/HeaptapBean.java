@@ -39,6 +39,11 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
+    public long getNativeMemoryBytes() {
+        return controller.status().nativeMemory();
+    }
+
+    @Override
     public String getNativeAgentError() {
         SessionStatus s = controller.status();
         return s.nativeError() == null ? "" : s.nativeError();

@@ -18,6 +18,9 @@ public interface HeaptapMXBean {
     /** Samples recorded by the current or last capture (a count, not an estimate). */
     long getSamples();
 
+    /** Estimated bytes of native memory held by the agent's tables. */
+    long getNativeMemoryBytes();
+
     /** Why the native agent is unavailable; empty when it works. */
     String getNativeAgentError();
 

@@ -128,7 +128,8 @@ public final class Controller {
                 ? Math.max(0, options.duration().toMillis() - Duration.ofNanos(System.nanoTime() - startNanos).toMillis())
                 : 0;
         long samples = state == SessionState.IDLE ? 0 : agent.sampleCount();
-        return new SessionStatus(state, startedBy, startedAt, endsAt, left, options, samples, nativeError);
+        long memory = agent == null ? 0 : agent.nativeMemoryBytes();
+        return new SessionStatus(state, startedBy, startedAt, endsAt, left, options, samples, memory, nativeError);
     }
 
     /** The profile of the current (so far) or last capture. */

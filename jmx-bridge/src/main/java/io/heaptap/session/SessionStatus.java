@@ -12,8 +12,9 @@ import java.time.Instant;
  * @param timeLeftMillis milliseconds left in the time box (0 unless recording)
  * @param options        its options, or null when idle
  * @param samples        samples recorded so far
+ * @param nativeMemory   estimated bytes of native memory held by the agent
  * @param nativeError    why the native agent is unavailable, or null when it is fine
  */
 public record SessionStatus(SessionState state, String startedBy, Instant startedAt, Instant endsAt, long timeLeftMillis,
-                            CaptureOptions options, long samples, String nativeError) {
+                            CaptureOptions options, long samples, long nativeMemory, String nativeError) {
 }

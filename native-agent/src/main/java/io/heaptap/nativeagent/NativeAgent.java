@@ -84,6 +84,11 @@ public final class NativeAgent {
         return samples0();
     }
 
+    /** Estimated bytes of native memory held by the agent's tables. */
+    public long nativeMemoryBytes() {
+        return memory0();
+    }
+
     public NativeSnapshot snapshot() throws IOException {
         byte[] bytes = snapshot0();
         if (bytes == null) {
@@ -103,6 +108,8 @@ public final class NativeAgent {
     private static native boolean sampling0();
 
     private static native long samples0();
+
+    private static native long memory0();
 
     private static native byte[] snapshot0();
 }

@@ -1,0 +1,71 @@
+package io.heaptap.bench;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The allocation-heavy target: every thread allocates a mix of small, medium and large objects as
+ * fast as it can. "measure MILLIS" prints "rate OPS_PER_SECOND" over that window; "exit" ends it.
+ */
+public final class AllocationHeavyTarget {
+    static final LongAdder OPS = new LongAdder();
+    static volatile Object sink;
+
+    private AllocationHeavyTarget() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int threads = args.length > 0 ? Integer.parseInt(args[0]) : 2;
+        for (int t = 0; t < threads; t++) {
+            Thread worker = new Thread(AllocationHeavyTarget::work, "alloc-" + t);
+            worker.setDaemon(true);
+            worker.start();
+        }
+        Protocol.serve(OPS);
+    }
+
+    static void work() {
+        long i = 0;
+        while (true) {
+            sink = new byte[64];
+            sink = new Object[16];
+            sink = Long.toString(i).concat("-item");
+            if ((i & 15) == 0) {
+                sink = new byte[8 * 1024];
+            }
+            if ((i & 4095) == 0) {
+                sink = new long[128 * 1024];
+            }
+            i++;
+            OPS.increment();
+        }
+    }
+
+    /** The stdin protocol shared by bench targets. */
+    static final class Protocol {
+        private Protocol() {
+        }
+
+        static void serve(LongAdder ops) throws Exception {
+            System.out.println("ready " + ProcessHandle.current().pid());
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            String line;
+            while ((line = in.readLine()) != null) {
+                String[] words = line.trim().split(" ");
+                if (words[0].equals("exit")) {
+                    System.exit(0);
+                } else if (words[0].equals("measure")) {
+                    long millis = Long.parseLong(words[1]);
+                    long before = ops.sum();
+                    long t0 = System.nanoTime();
+                    Thread.sleep(millis);  // the measuring window itself
+                    long after = ops.sum();
+                    double seconds = (System.nanoTime() - t0) / 1e9;
+                    System.out.println("rate " + (after - before) / seconds);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,254 @@
+package io.heaptap.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.ZipFile;
+
+/**
+ * heaptap's benchmark suite: overhead next to JFR and async-profiler, capture speed, and memory,
+ * written as a Markdown table. Run it with {@code bench/run}; {@code --quick} is the smoke run.
+ *
+ * <p>Overhead is measured inside one target JVM per repetition: warm-up, a baseline window, a
+ * window with the tool on, and a window after it is stopped; ratios are to that JVM's own
+ * baseline, so JIT and machine noise largely cancel. Tools are run in a shuffled order per
+ * repetition.
+ */
+public final class BenchSuite {
+    private final Path jar;
+    private final Path classes;
+    private final Path asyncProfiler;
+    private final boolean quick;
+    private final int reps;
+    private final List<BenchTarget.Jdk> jdks;
+    private final Commands commands;
+    private final List<String> report = new ArrayList<>();
+
+    private BenchSuite(Path jar, Path classes, Path asyncProfilerJar, boolean quick, int reps, List<BenchTarget.Jdk> jdks)
+            throws IOException {
+        this.jar = jar;
+        this.classes = classes;
+        this.quick = quick;
+        this.reps = reps;
+        this.jdks = jdks;
+        this.asyncProfiler = extractAsyncProfiler(asyncProfilerJar);
+        this.commands = new Commands(Path.of(System.getProperty("java.home"), "bin", "java"), jar);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--quick")) {
+                opts.put("quick", "true");
+            } else if (args[i].startsWith("--") && i + 1 < args.length) {
+                opts.put(args[i].substring(2), args[++i]);
+            } else {
+                throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        boolean quick = opts.containsKey("quick");
+        BenchSuite suite = new BenchSuite(Path.of(opts.get("jar")), Path.of(opts.get("classes")),
+                Path.of(opts.get("async-profiler")), quick, Integer.parseInt(opts.getOrDefault("reps", quick ? "1" : "5")),
+                jdks(opts.get("jdks")));
+        Path out = Path.of(opts.getOrDefault("out", "bench/RESULTS.md"));
+        suite.runAll(String.join(" ", args));
+        Files.writeString(out, String.join("\n", suite.report) + "\n");
+        System.out.println("wrote " + out);
+    }
+
+    void runAll(String commandLine) throws Exception {
+        report.add("# heaptap benchmark results");
+        report.add("");
+        report.add("- date: " + LocalDate.now() + (quick ? " (quick smoke run: numbers are not meaningful)" : ""));
+        report.add("- machine: " + machine());
+        report.add("- JDKs: " + String.join(", ", jdks.stream().map(BenchTarget.Jdk::name).toList()));
+        report.add("- command: `bench/run " + commandLine.replaceAll("--(jar|classes|async-profiler|out) \\S+ ?", "").trim() + "`");
+        report.add("- repetitions: " + reps + "; ratios are median (min–max) over repetitions, to the same JVM's baseline");
+        report.add("");
+        for (BenchTarget.Jdk jdk : jdks) {
+            overhead(jdk, AllocationHeavyTarget.class, "allocation-heavy (2 threads)");
+            overhead(jdk, MixedTarget.class, "mixed: allocation, 100 MB working set, CPU (2 threads)");
+        }
+        speed(jdks.get(jdks.size() - 1));
+        memory(jdks.get(jdks.size() - 1));
+    }
+
+    private List<Tool> tools() {
+        return List.of(Tool.heaptap("512k"), Tool.heaptap("64k"), Tool.jfrProfile(),
+                Tool.asyncProfiler(asyncProfiler, "alloc", "512k"));
+    }
+
+    private void overhead(BenchTarget.Jdk jdk, Class<?> target, String title) throws Exception {
+        long warm = quick ? 1000 : 8000;
+        long window = quick ? 1000 : 5000;
+        Map<String, List<Double>> during = new LinkedHashMap<>();
+        Map<String, List<Double>> after = new LinkedHashMap<>();
+        Random shuffle = new Random(42);
+        for (int rep = 0; rep < reps; rep++) {
+            List<Tool> order = new ArrayList<>(tools());
+            Collections.shuffle(order, shuffle);
+            for (Tool tool : order) {
+                try (BenchTarget t = new BenchTarget(jdk, classes, target, List.of())) {
+                    t.measure(warm);
+                    double baseline = t.measure(window);
+                    tool.on().run(t, commands);
+                    double on = t.measure(window);
+                    tool.off().run(t, commands);
+                    double off = t.measure(window);
+                    during.computeIfAbsent(tool.name(), k -> new ArrayList<>()).add(on / baseline);
+                    after.computeIfAbsent(tool.name(), k -> new ArrayList<>()).add(off / baseline);
+                }
+            }
+        }
+        report.add("## Overhead: " + title + ", " + jdk.name());
+        report.add("");
+        report.add("Throughput with the tool on (and after it is stopped), relative to no agent in the same JVM. 1.000 = no cost.");
+        report.add("");
+        report.add("| tool | throughput while on | after stop |");
+        report.add("|---|---|---|");
+        for (String name : during.keySet()) {
+            report.add("| " + name + " | " + new Stats(during.get(name)).ratio() + " | " + new Stats(after.get(name)).ratio() + " |");
+        }
+        report.add("");
+    }
+
+    private void speed(BenchTarget.Jdk jdk) throws Exception {
+        int n = quick ? 1 : 5;
+        List<Double> version = new ArrayList<>();
+        List<Double> firstStart = new ArrayList<>();
+        List<Double> captureFresh = new ArrayList<>();
+        List<Double> captureAgain = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            version.add(commands.heaptap("--version"));
+            try (BenchTarget t = new BenchTarget(jdk, classes, AllocationHeavyTarget.class, List.of())) {
+                t.measure(quick ? 200 : 2000);
+                String pid = Long.toString(t.pid());
+                firstStart.add(commands.heaptap("start", pid, "--duration", "1s"));
+                commands.heaptap("stop", pid);
+            }
+            try (BenchTarget t = new BenchTarget(jdk, classes, AllocationHeavyTarget.class, List.of())) {
+                t.measure(quick ? 200 : 2000);
+                String pid = Long.toString(t.pid());
+                captureFresh.add(commands.heaptap("capture", pid, "--duration", "1s"));
+                captureAgain.add(commands.heaptap("capture", pid, "--duration", "1s"));
+            }
+        }
+        List<Double> attach = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            attach.add(firstStart.get(i) - version.get(i));
+        }
+        report.add("## Speed (" + jdk.name() + ", allocation-heavy target)");
+        report.add("");
+        report.add("| measurement | wall time, median (min–max) |");
+        report.add("|---|---|");
+        report.add("| `heaptap --version` (CLI JVM start-up alone) | " + new Stats(version).millis() + " |");
+        report.add("| `heaptap start` on a JVM heaptap has never touched | " + new Stats(firstStart).millis() + " |");
+        report.add("| attach to first sample: `start` minus CLI start-up (attach, load both agents, JMX connect, start; "
+                + "the first sample follows within microseconds at this target's allocation rate) | " + new Stats(attach).millis() + " |");
+        report.add("| `heaptap capture --duration 1s`, first attach | " + new Stats(captureFresh).millis() + " |");
+        report.add("| `heaptap capture --duration 1s`, agent already loaded | " + new Stats(captureAgain).millis() + " |");
+        report.add("");
+    }
+
+    private void memory(BenchTarget.Jdk jdk) throws Exception {
+        long seconds = quick ? 3 : 30;
+        try (BenchTarget t = new BenchTarget(jdk, classes, AllocationHeavyTarget.class, List.of())) {
+            t.measure(quick ? 500 : 5000);
+            long rssBefore = t.rssKiB();
+            long threadsBefore = t.threads();
+            String pid = Long.toString(t.pid());
+            commands.heaptap("start", pid, "--duration", seconds + "s");
+            t.measure(seconds * 1000 + 500);
+            String status = commands.heaptapOutput("status", pid);
+            long rssAfter = t.rssKiB();
+            long threadsAfter = t.threads();
+            String histogram = commands.output(List.of(jdk.bin("jcmd").toString(), pid, "GC.class_histogram"));
+            report.add("## Memory after a " + seconds + " s capture (" + jdk.name() + ", allocation-heavy target, -Xms=-Xmx=512m, pre-touched)");
+            report.add("");
+            report.add("| measurement | value |");
+            report.add("|---|---|");
+            report.add("| native memory of the agent's tables (agent's own count) | " + field(status, "native mem:") + " |");
+            report.add("| samples in the capture | " + field(status, "samples:") + " |");
+            report.add(String.format(Locale.ROOT, "| target RSS growth (agent, its classes' metaspace, JIT of them, JMX) | %.1f MiB |",
+                    (rssAfter - rssBefore) / 1024.0));
+            report.add(String.format(Locale.ROOT, "| Java heap held by io.heaptap.* objects (after GC) | %s |", heaptapHeap(histogram)));
+            report.add("| threads added (heaptap-timer, and the JDK's JMX/RMI and attach listener threads) | "
+                    + (threadsAfter - threadsBefore) + " |");
+            report.add("");
+        }
+    }
+
+    private static String field(String status, String name) {
+        return status.lines().filter(l -> l.startsWith(name)).map(l -> l.substring(name.length()).trim()).findFirst().orElse("?");
+    }
+
+    private static String heaptapHeap(String histogram) {
+        Pattern row = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)", Pattern.MULTILINE);
+        Matcher m = row.matcher(histogram);
+        long bytes = 0;
+        long instances = 0;
+        while (m.find()) {
+            if (m.group(3).startsWith("io.heaptap.")) {
+                instances += Long.parseLong(m.group(1));
+                bytes += Long.parseLong(m.group(2));
+            }
+        }
+        return String.format(Locale.ROOT, "%,d bytes in %,d objects", bytes, instances);
+    }
+
+    private static String machine() {
+        String cpu = "?";
+        try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+            cpu = lines.filter(l -> l.startsWith("model name")).map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("?");
+        } catch (IOException e) {
+            // keep "?"
+        }
+        return Runtime.getRuntime().availableProcessors() + " cores, " + cpu + ", "
+                + System.getProperty("os.name") + " " + System.getProperty("os.version");
+    }
+
+    static List<BenchTarget.Jdk> jdks(String spec) throws IOException {
+        List<Path> homes = new ArrayList<>();
+        if (spec != null && !spec.isBlank()) {
+            for (String h : spec.split(":")) {
+                homes.add(Path.of(h));
+            }
+        } else {
+            homes.add(Path.of(System.getProperty("java.home")));
+            try (Stream<Path> all = Files.list(Path.of("/usr/lib/jvm"))) {
+                all.filter(p -> p.getFileName().toString().startsWith("temurin-")).sorted().forEach(homes::add);
+            }
+        }
+        List<BenchTarget.Jdk> jdks = new ArrayList<>();
+        Pattern version = Pattern.compile("^JAVA_VERSION=\"((\\d+)[^\"]*)\"", Pattern.MULTILINE);
+        for (Path home : homes) {
+            Matcher m = version.matcher(Files.readString(home.resolve("release")));
+            if (m.find()) {
+                jdks.add(new BenchTarget.Jdk("JDK " + m.group(1), home, Integer.parseInt(m.group(2))));
+            }
+        }
+        jdks.sort((a, b) -> Integer.compare(a.feature(), b.feature()));
+        return jdks;
+    }
+
+    private static Path extractAsyncProfiler(Path jar) throws IOException {
+        Path lib = Files.createTempDirectory("heaptap-bench-").resolve("libasyncProfiler.so");
+        try (ZipFile zip = new ZipFile(jar.toFile()); InputStream in = zip.getInputStream(zip.getEntry("linux-x64/libasyncProfiler.so"))) {
+            Files.copy(in, lib);
+        }
+        lib.toFile().deleteOnExit();
+        return lib;
+    }
+}

@@ -1,0 +1,47 @@
+package io.heaptap.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the external commands of the suite (heaptap, jcmd) and times them. */
+final class Commands {
+    private final Path java;
+    private final Path heaptapJar;
+
+    Commands(Path java, Path heaptapJar) {
+        this.java = java;
+        this.heaptapJar = heaptapJar;
+    }
+
+    /** Runs heaptap; returns its wall time in milliseconds; fails on a non-zero exit. */
+    double heaptap(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(java.toString(), "-jar", heaptapJar.toString()));
+        cmd.addAll(List.of(args));
+        return run(cmd);
+    }
+
+    String heaptapOutput(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(java.toString(), "-jar", heaptapJar.toString()));
+        cmd.addAll(List.of(args));
+        return output(cmd);
+    }
+
+    double run(List<String> cmd) throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        output(cmd);
+        return (System.nanoTime() - t0) / 1e6;
+    }
+
+    String output(List<String> cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
+            throw new IOException(String.join(" ", cmd) + " failed:\n" + new String(out, StandardCharsets.UTF_8));
+        }
+        return new String(out, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,38 @@
+package io.heaptap.bench;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/** A profiler configuration the suite compares: how to turn it on and off in a running target. */
+record Tool(String name, String description, Action on, Action off) {
+
+    interface Action {
+        void run(BenchTarget target, Commands commands) throws Exception;
+    }
+
+    static Tool none() {
+        return new Tool("none", "no agent", (t, c) -> { }, (t, c) -> { });
+    }
+
+    static Tool heaptap(String interval) {
+        return new Tool("heaptap " + interval, "heaptap capture, allocation sampling at " + interval,
+                (t, c) -> c.heaptap("start", Long.toString(t.pid()), "--duration", "1h", "--interval", interval),
+                (t, c) -> c.heaptap("stop", Long.toString(t.pid())));
+    }
+
+    static Tool jfrProfile() {
+        return new Tool("JFR profile", "JFR.start settings=profile (ObjectAllocationSample throttled, OldObjectSample on)",
+                (t, c) -> c.run(List.of(t.jdk.bin("jcmd").toString(), Long.toString(t.pid()), "JFR.start", "name=bench",
+                        "settings=profile")),
+                (t, c) -> c.run(List.of(t.jdk.bin("jcmd").toString(), Long.toString(t.pid()), "JFR.stop", "name=bench")));
+    }
+
+    static Tool asyncProfiler(Path library, String event, String interval) {
+        String start = "start,event=" + event + ",alloc=" + interval;
+        return new Tool("async-profiler " + event + " " + interval, "async-profiler 4.x " + start,
+                (t, c) -> c.run(List.of(t.jdk.bin("jcmd").toString(), Long.toString(t.pid()), "JVMTI.agent_load",
+                        library.toString(), start)),
+                (t, c) -> c.run(List.of(t.jdk.bin("jcmd").toString(), Long.toString(t.pid()), "JVMTI.agent_load",
+                        library.toString(), "stop,file=/dev/null,collapsed")));
+    }
+}

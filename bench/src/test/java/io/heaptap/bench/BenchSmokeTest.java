@@ -1,0 +1,27 @@
+package io.heaptap.bench;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+/** The build's smoke run of the suite: every section runs and produces its table (numbers not checked). */
+class BenchSmokeTest {
+    @Test
+    void quickRunWritesEverySection() throws Exception {
+        Path out = Path.of(System.getProperty("heaptap.benchOut"));
+        BenchSuite.main(new String[] {"--quick", "--jar", System.getProperty("heaptap.jar"),
+                "--classes", System.getProperty("heaptap.benchClasses"),
+                "--async-profiler", System.getProperty("heaptap.asyncProfilerJar"),
+                "--jdks", System.getProperty("java.home"), "--out", out.toString()});
+        String results = Files.readString(out);
+        for (String section : new String[] {"## Overhead: allocation-heavy", "## Overhead: mixed", "## Speed", "## Memory after"}) {
+            assertTrue(results.contains(section), section + " missing:\n" + results);
+        }
+        for (String tool : new String[] {"| heaptap 512k |", "| heaptap 64k |", "| JFR profile |", "| async-profiler alloc 512k |"}) {
+            assertTrue(results.contains(tool), tool + " missing:\n" + results);
+        }
+    }
+}
