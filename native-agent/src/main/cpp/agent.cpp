@@ -13,6 +13,7 @@
 namespace {
 
 Sampler* sampler = nullptr;
+jvmtiEnv* jvmtiForGc = nullptr;
 std::string initError;
 
 void JNICALL onSampledObjectAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size) {
@@ -44,6 +45,7 @@ bool initialize(JavaVM* vm) {
         initError = "JVMTI refused heaptap's event callbacks";
         return false;
     }
+    jvmtiForGc = jvmti;
     sampler = new Sampler(jvmti, Limits());
     return true;
 }
@@ -74,12 +76,14 @@ JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_initError(JNIE
 
 // Returns null on success, or "<code>:<message>" with code as in StartResult.
 JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv* env, jclass, jlong interval,
-                                                                       jlong durationNanos, jint depth, jint maxStacks) {
+                                                                       jlong durationNanos, jint depth, jint maxStacks,
+                                                                       jint liveBudget) {
     if (sampler == nullptr) {
         return env->NewStringUTF(("3:" + initError).c_str());
     }
     std::string error;
-    StartResult result = sampler->start(interval, durationNanos, limitsFrom(depth, maxStacks), error);
+    StartResult result = sampler->start(interval, durationNanos, limitsFrom(depth, maxStacks),
+                                        liveBudget > 0 ? static_cast<uint32_t>(liveBudget) : 0, error);
     if (result == StartResult::kOk) {
         return nullptr;
     }
@@ -90,8 +94,25 @@ JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_stop0(JNIEnv*, jc
     if (sampler != nullptr) sampler->stop();
 }
 
-JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_clear0(JNIEnv*, jclass) {
-    if (sampler != nullptr) sampler->clear();
+JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_clear0(JNIEnv* env, jclass) {
+    if (sampler != nullptr) sampler->clear(env);
+}
+
+JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_maintainLive0(JNIEnv* env, jclass) {
+    if (sampler != nullptr) sampler->live().maintain(env);
+}
+
+JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_setGcCount0(JNIEnv*, jclass, jlong count) {
+    if (sampler != nullptr) sampler->live().setGcEpoch(static_cast<uint64_t>(count));
+}
+
+JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_weakRefs0(JNIEnv*, jclass) {
+    return sampler != nullptr ? static_cast<jlong>(sampler->live().weakRefsHeld()) : 0;
+}
+
+// A full collection through JVMTI: works even with -XX:+DisableExplicitGC.
+JNIEXPORT jboolean JNICALL Java_io_heaptap_nativeagent_NativeAgent_forceGc0(JNIEnv*, jclass) {
+    return jvmtiForGc != nullptr && jvmtiForGc->ForceGarbageCollection() == JVMTI_ERROR_NONE ? JNI_TRUE : JNI_FALSE;
 }
 
 JNIEXPORT jboolean JNICALL Java_io_heaptap_nativeagent_NativeAgent_sampling0(JNIEnv*, jclass) {
@@ -111,7 +132,7 @@ JNIEXPORT jbyteArray JNICALL Java_io_heaptap_nativeagent_NativeAgent_snapshot0(J
         return nullptr;
     }
     ByteWriter out;
-    sampler->snapshot(out);
+    sampler->snapshot(env, out);
     const std::vector<uint8_t>& bytes = out.bytes();
     jbyteArray array = env->NewByteArray(static_cast<jsize>(bytes.size()));
     if (array != nullptr) {

@@ -16,9 +16,17 @@ uint64_t hashFrames(const uint32_t* ids, int32_t count, bool truncated) {
 
 }  // namespace
 
-void AllocationStore::reset(uint64_t generation, const Limits& limits) {
+void AllocationStore::startCapture(uint64_t generation, const Limits& limits) {
     std::lock_guard<std::mutex> guard(lock_);
     limits_ = limits;
+    generation_ = generation;
+    samples_ = 0;
+    drops_ = DropCounters();
+    for (Site& s : sites_) s = Site();
+}
+
+void AllocationStore::clear(uint64_t generation) {
+    std::lock_guard<std::mutex> guard(lock_);
     generation_ = generation;
     samples_ = 0;
     drops_ = DropCounters();
@@ -105,11 +113,11 @@ AllocationStore::Site* AllocationStore::site(uint32_t stack, uint32_t klass) {
     return &sites_.back();
 }
 
-void AllocationStore::record(uint64_t generation, const jvmtiFrameInfo* frames, int32_t count, bool truncated,
-                             const char* classSignature, int64_t size, double objects, double bytes) {
+uint32_t AllocationStore::record(uint64_t generation, const jvmtiFrameInfo* frames, int32_t count, bool truncated,
+                                 const char* classSignature, int64_t size, double objects, double bytes) {
     std::lock_guard<std::mutex> guard(lock_);
     if (generation != generation_) {
-        return;  // a sample of a capture that has since been reset
+        return kNone;  // a sample of a capture that has since been reset
     }
     uint32_t stack = frames != nullptr ? internStack(frames, count, truncated) : kNone;
     if (frames != nullptr && stack == kNone) {
@@ -118,7 +126,7 @@ void AllocationStore::record(uint64_t generation, const jvmtiFrameInfo* frames, 
     Site* s = site(stack, internClass(classSignature));
     if (s == nullptr) {
         drops_.samplesDropped++;
-        return;
+        return kNone;
     }
     samples_++;
     if (truncated) {
@@ -128,6 +136,7 @@ void AllocationStore::record(uint64_t generation, const jvmtiFrameInfo* frames, 
     s->objects += objects;
     s->bytes += bytes;
     s->sampledBytes += static_cast<uint64_t>(size > 0 ? size : 0);
+    return static_cast<uint32_t>(s - sites_.data());
 }
 
 void AllocationStore::countStackError(uint64_t generation) {

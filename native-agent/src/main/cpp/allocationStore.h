@@ -30,13 +30,17 @@ class AllocationStore {
   public:
     explicit AllocationStore(const Limits& limits) : limits_(limits) {}
 
-    // Starts a new capture: forgets every counter. Samples of an older generation still in
+    // Starts a new capture: zeroes every counter but keeps the stacks and sites, which tracked
+    // live objects of earlier captures still refer to. Samples of an older generation still in
     // flight are ignored when they arrive.
-    void reset(uint64_t generation, const Limits& limits);
+    void startCapture(uint64_t generation, const Limits& limits);
+    // Forgets everything.
+    void clear(uint64_t generation);
 
-    // frames == nullptr means "no usable stack" (count says why: -1 error, -2 not interned).
-    void record(uint64_t generation, const jvmtiFrameInfo* frames, int32_t count, bool truncated,
-                const char* classSignature, int64_t size, double objects, double bytes);
+    // Returns the site the sample was counted in, or kNone if it was dropped.
+    // frames == nullptr means "no usable stack".
+    uint32_t record(uint64_t generation, const jvmtiFrameInfo* frames, int32_t count, bool truncated,
+                    const char* classSignature, int64_t size, double objects, double bytes);
     void countStackError(uint64_t generation);
     void countAfterDeadline();
 

@@ -8,7 +8,8 @@
 Sampler::Sampler(jvmtiEnv* jvmti, const Limits& limits)
     : jvmti_(jvmti), limits_(limits), methods_(limits.maxMethods), store_(limits) {}
 
-StartResult Sampler::start(int64_t intervalBytes, int64_t durationNanos, const Limits& limits, std::string& error) {
+StartResult Sampler::start(int64_t intervalBytes, int64_t durationNanos, const Limits& limits, uint32_t liveBudget,
+                           std::string& error) {
     std::lock_guard<std::mutex> guard(control_);
     if (sampling_.load()) {
         return StartResult::kAlreadyRunning;
@@ -34,7 +35,12 @@ StartResult Sampler::start(int64_t intervalBytes, int64_t durationNanos, const L
     }
     limits_ = limits;
     uint64_t generation = generation_.load() + 1;
-    store_.reset(generation, limits);
+    store_.startCapture(generation, limits);
+    if (liveBudget > 0) {
+        live_.enable(liveBudget);
+    } else {
+        live_.disable();
+    }
     interval_.store(intervalBytes);
     depth_.store(limits.maxStackDepth);
     deadlineNanos_.store(monotonicNanos() + durationNanos);
@@ -65,33 +71,40 @@ void Sampler::stop() {
     std::lock_guard<std::mutex> guard(control_);
     sampling_.store(false, std::memory_order_release);
     disableEvents();
+    live_.disable();  // objects tracked so far stay tracked until clear()
 }
 
-void Sampler::clear() {
+void Sampler::clear(JNIEnv* jni) {
     std::lock_guard<std::mutex> guard(control_);
     sampling_.store(false, std::memory_order_release);
     disableEvents();
     uint64_t generation = generation_.load() + 1;
     generation_.store(generation);
-    store_.reset(generation, limits_);
+    live_.clear(jni);
+    store_.clear(generation);
     methods_.clear();
 }
 
-void Sampler::snapshot(ByteWriter& out) {
+void Sampler::snapshot(JNIEnv* jni, ByteWriter& out) {
     out.u32(0x48544150u);  // "HTAP"
-    out.u32(1);            // format version
+    out.u32(2);            // format version
     out.u64(generation_.load());
     out.u64(static_cast<uint64_t>(interval_.load()));
     out.u32(static_cast<uint32_t>(depth_.load()));
+    // Live entries first: the site table written next then holds every site they name.
+    ByteWriter live;
+    live_.write(jni, live, monotonicNanos());
     store_.write(out, methods_);
+    out.append(live);
 }
 
-void Sampler::onSample(JNIEnv*, jthread, jobject, jclass klass, jlong size) {
+void Sampler::onSample(JNIEnv* jni, jthread, jobject object, jclass klass, jlong size) {
     if (!sampling_.load(std::memory_order_acquire)) {
         return;
     }
     uint64_t generation = generation_.load(std::memory_order_acquire);
-    if (monotonicNanos() > deadlineNanos_.load(std::memory_order_relaxed)) {
+    int64_t now = monotonicNanos();
+    if (now > deadlineNanos_.load(std::memory_order_relaxed)) {
         store_.countAfterDeadline();  // the time box holds even if Java never calls stop()
         return;
     }
@@ -114,7 +127,11 @@ void Sampler::onSample(JNIEnv*, jthread, jobject, jclass klass, jlong size) {
         signature = nullptr;
     }
     PoissonWeight w = poissonWeight(size, interval_.load(std::memory_order_relaxed));
-    store_.record(generation, haveStack ? frames : nullptr, count, truncated, signature, size, w.objects, w.bytes);
+    uint32_t site =
+        store_.record(generation, haveStack ? frames : nullptr, count, truncated, signature, size, w.objects, w.bytes);
+    if (site != kNone) {
+        live_.admit(jni, object, site, size, w.objects, w.bytes, now);
+    }
     if (signature != nullptr) {
         jvmti_->Deallocate(reinterpret_cast<unsigned char*>(signature));
     }

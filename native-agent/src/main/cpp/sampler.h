@@ -11,6 +11,7 @@
 
 #include "allocationStore.h"
 #include "limits.h"
+#include "liveTable.h"
 #include "methodCache.h"
 
 enum class StartResult : int32_t {
@@ -24,13 +25,18 @@ class Sampler {
   public:
     Sampler(jvmtiEnv* jvmti, const Limits& limits);
 
-    StartResult start(int64_t intervalBytes, int64_t durationNanos, const Limits& limits, std::string& error);
+    // liveBudget 0: no live tracking for this capture (objects tracked before stay tracked).
+    StartResult start(int64_t intervalBytes, int64_t durationNanos, const Limits& limits, uint32_t liveBudget,
+                      std::string& error);
     void stop();
-    void clear();                    // forget the profile of the last capture
-    void snapshot(ByteWriter& out);  // the profile of the current or last capture
+    void clear(JNIEnv* jni);                      // forget everything, delete every weak reference
+    void snapshot(JNIEnv* jni, ByteWriter& out);  // the current or last capture, plus the live set now
+    LiveTable& live() { return live_; }
     bool sampling() const { return sampling_.load(std::memory_order_acquire); }
     uint64_t samples() { return store_.samples(); }
-    uint64_t memoryBytes() { return store_.memoryBytes() + methods_.memoryBytes() + sizeof(Sampler); }
+    uint64_t memoryBytes() {
+        return store_.memoryBytes() + methods_.memoryBytes() + live_.memoryBytes() + sizeof(Sampler);
+    }
 
     void onSample(JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size);
 
@@ -48,4 +54,5 @@ class Sampler {
     Limits limits_;
     MethodCache methods_;
     AllocationStore store_;
+    LiveTable live_;
 };

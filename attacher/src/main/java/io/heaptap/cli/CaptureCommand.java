@@ -14,6 +14,8 @@ final class CaptureCommand extends TargetCommand {
     CaptureFlags capture;
     @Mixin
     OutputFlags outputFlags;
+    @Mixin
+    LiveViewFlags liveView;
 
     private CaptureOptions options;
     private Output output;
@@ -22,10 +24,11 @@ final class CaptureCommand extends TargetCommand {
     void validate() {
         options = capture.options();
         output = outputFlags.resolve();
+        liveView.validate();
     }
 
     @Override
     ExitCode run(AgentConnection connection) throws Exception {
-        return CaptureRun.run(connection, options, output, client("capture"));
+        return CaptureRun.run(connection, options, output, liveView, client("capture"));
     }
 }

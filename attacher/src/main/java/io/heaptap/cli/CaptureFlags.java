@@ -22,7 +22,14 @@ final class CaptureFlags {
             description = "Distinct stacks kept; samples beyond are counted without a stack. Default: ${DEFAULT-VALUE}.")
     int maxStacks;
 
+    @Option(names = "--no-live", description = "Do not track sampled objects (no live set, age or GCs survived).")
+    boolean noLive;
+
+    @Option(names = "--live-budget", defaultValue = "65536", paramLabel = "<n>",
+            description = "Maximum tracked objects, 1-1048576; a full table is thinned (estimates stay unbiased). Default: ${DEFAULT-VALUE}.")
+    int liveBudget;
+
     CaptureOptions options() {
-        return CaptureOptions.parse(duration, interval, depth, maxStacks);
+        return CaptureOptions.parse(duration, interval, depth, maxStacks, !noLive, liveBudget);
     }
 }

@@ -19,14 +19,13 @@ final class CaptureRun {
     private CaptureRun() {
     }
 
-    static ExitCode run(AgentConnection connection, CaptureOptions options, Output output, String client)
-            throws IOException {
+    static ExitCode run(AgentConnection connection, CaptureOptions options, Output output, LiveViewFlags liveView,
+                        String client) throws IOException {
         HeaptapMXBean heaptap = connection.heaptap();
         PrintStream err = System.err;
         Interruption interruption = new Interruption().install();
         try {
-            heaptap.start(options.duration().toMillis() + "ms", Long.toString(options.intervalBytes()),
-                    options.stackDepth(), options.maxStacks(), client);
+            start(heaptap, options, client);
             if (System.console() != null) {
                 err.printf("capturing pid %d for %s at interval %s (Ctrl-C stops early and still writes the profile)%n",
                         connection.target().pid(), HumanUnits.formatDuration(options.duration()),
@@ -45,11 +44,16 @@ final class CaptureRun {
             if (interrupted) {
                 heaptap.stop();
             }
-            write(connection, heaptap.dumpBytes(output.format().id()), output);
+            write(connection, liveView.dump(heaptap, output), output);
             return interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
         } finally {
             interruption.finish();
         }
+    }
+
+    static void start(HeaptapMXBean heaptap, CaptureOptions options, String client) {
+        heaptap.start(options.duration().toMillis() + "ms", Long.toString(options.intervalBytes()), options.stackDepth(),
+                options.maxStacks(), options.live(), options.liveBudget(), client);
     }
 
     /** Writes a dump, and says so (with the accuracy warning) unless the table went to the terminal. */

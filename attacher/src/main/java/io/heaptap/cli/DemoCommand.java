@@ -27,8 +27,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        CaptureOptions options = CaptureOptions.parse(duration, null, CaptureOptions.DEFAULT_DEPTH,
-                CaptureOptions.DEFAULT_MAX_STACKS);
+        CaptureOptions options = CaptureOptions.parse(duration, null);
         Output htmlOut = Output.resolve("html", html);
         Process demo = startDemoJvm();
         try {
@@ -41,7 +40,8 @@ final class DemoCommand implements Callable<Integer> {
             System.err.println("heaptap: demo JVM is pid " + demo.pid() + "; capturing for "
                     + options.duration().toSeconds() + "s");
             try (AgentConnection connection = AgentConnection.open(target)) {
-                ExitCode code = CaptureRun.run(connection, options, Output.resolve("text", null), TargetCommand.client("demo"));
+                ExitCode code = CaptureRun.run(connection, options, Output.resolve("text", null), new LiveViewFlags(),
+                        TargetCommand.client("demo"));
                 CaptureRun.write(connection, connection.heaptap().dumpBytes("html"), htmlOut);
                 System.err.println("heaptap: open " + htmlOut.file() + " in a browser for the flame graph");
                 return code.code();

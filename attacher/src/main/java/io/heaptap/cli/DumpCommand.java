@@ -10,17 +10,20 @@ import picocli.CommandLine.Mixin;
 final class DumpCommand extends TargetCommand {
     @Mixin
     OutputFlags outputFlags;
+    @Mixin
+    LiveViewFlags liveView;
 
     private Output output;
 
     @Override
     void validate() {
         output = outputFlags.resolve();
+        liveView.validate();
     }
 
     @Override
     ExitCode run(AgentConnection connection) throws Exception {
-        CaptureRun.write(connection, connection.heaptap().dumpBytes(output.format().id()), output);
+        CaptureRun.write(connection, liveView.dump(connection.heaptap(), output), output);
         return ExitCode.OK;
     }
 }

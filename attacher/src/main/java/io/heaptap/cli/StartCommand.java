@@ -22,8 +22,7 @@ final class StartCommand extends TargetCommand {
 
     @Override
     ExitCode run(AgentConnection connection) {
-        connection.heaptap().start(options.duration().toMillis() + "ms", Long.toString(options.intervalBytes()),
-                options.stackDepth(), options.maxStacks(), client("start"));
+        CaptureRun.start(connection.heaptap(), options, client("start"));
         System.out.printf("started a capture in pid %d: %s at interval %s; 'heaptap dump %d' reads it%n",
                 connection.target().pid(), HumanUnits.formatDuration(options.duration()),
                 HumanUnits.formatBytes(options.intervalBytes()), connection.target().pid());

@@ -19,6 +19,7 @@ final class StatusCommand extends TargetCommand {
         System.out.printf(Locale.ROOT, "time left:    %.1fs%n", h.getTimeLeftMillis() / 1000.0);
         System.out.printf(Locale.ROOT, "samples:      %,d%n", h.getSamples());
         System.out.printf(Locale.ROOT, "native mem:   %s%n", HumanUnits.formatBytes(h.getNativeMemoryBytes()));
+        System.out.printf(Locale.ROOT, "weak refs:    %,d%n", h.getWeakRefs());
         System.out.printf(Locale.ROOT, "agent:        heaptap %s%s%n", h.getAgentVersion(),
                 h.getNativeAgentError().isEmpty() ? "" : " (native agent unavailable: " + h.getNativeAgentError() + ")");
         return ExitCode.OK;

@@ -96,7 +96,8 @@ class CaptureIT {
         List<String> strings = p.getStringTableList();
         assertEquals("", strings.get(0));
         Function<Long, String> s = i -> strings.get(Math.toIntExact(i));
-        assertEquals(List.of("alloc_objects/count", "alloc_space/bytes"), p.getSampleTypeList().stream()
+        assertEquals(List.of("alloc_objects/count", "alloc_space/bytes", "inuse_objects/count", "inuse_space/bytes"),
+                p.getSampleTypeList().stream()
                 .map(t -> s.apply(t.getType()) + "/" + s.apply(t.getUnit())).collect(Collectors.toList()));
         assertEquals("space/bytes", s.apply(p.getPeriodType().getType()) + "/" + s.apply(p.getPeriodType().getUnit()));
         assertEquals(65536, p.getPeriod());
@@ -116,7 +117,7 @@ class CaptureIT {
                 .collect(Collectors.toMap(com.google.perftools.profiles.ProfileProto.Function::getId, f -> f));
         boolean sawAllocator = false;
         for (Sample sample : p.getSampleList()) {
-            assertEquals(2, sample.getValueCount());
+            assertEquals(4, sample.getValueCount());
             String leaf = s.apply(functions.get(locations.get(sample.getLocationId(0)).getLine(0).getFunctionId()).getName());
             String caller = s.apply(functions.get(locations.get(sample.getLocationId(1)).getLine(0).getFunctionId()).getName());
             if (caller.equals("io.heaptap.it.workload.Allocator.allocateLongs")) {

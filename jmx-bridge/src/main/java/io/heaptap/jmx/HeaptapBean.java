@@ -55,13 +55,19 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
-    public void start(String duration, String interval) {
-        start(duration, interval, CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS, "jmx");
+    public long getWeakRefs() {
+        return controller.weakRefs();
     }
 
     @Override
-    public void start(String duration, String interval, int stackDepth, int maxStacks, String client) {
-        controller.start(CaptureOptions.parse(duration, interval, stackDepth, maxStacks), client);
+    public void start(String duration, String interval) {
+        controller.start(CaptureOptions.parse(duration, interval), "jmx");
+    }
+
+    @Override
+    public void start(String duration, String interval, int stackDepth, int maxStacks, boolean live, int liveBudget,
+                      String client) {
+        controller.start(CaptureOptions.parse(duration, interval, stackDepth, maxStacks, live, liveBudget), client);
     }
 
     @Override
@@ -76,6 +82,11 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public byte[] dumpBytes(String format) {
-        return controller.dump(ProfileFormat.parse(format));
+        return dumpBytes(format, "", 0, false);
+    }
+
+    @Override
+    public byte[] dumpBytes(String format, String minAge, long minGcs, boolean gc) {
+        return controller.dump(ProfileFormat.parse(format), CaptureOptions.parseFilter(minAge, minGcs), gc);
     }
 }

@@ -27,11 +27,14 @@ public interface HeaptapMXBean {
     /** heaptap's version. */
     String getAgentVersion();
 
-    /** Starts a capture with the default depth. */
+    /** JNI weak references held for live tracking (0 after reset). */
+    long getWeakRefs();
+
+    /** Starts a capture with live tracking and the default depth and budgets. */
     void start(String duration, String interval);
 
     /** Starts a capture with every option; client says who starts it. */
-    void start(String duration, String interval, int stackDepth, int maxStacks, String client);
+    void start(String duration, String interval, int stackDepth, int maxStacks, boolean live, int liveBudget, String client);
 
     /** Ends the capture now; harmless when nothing is recording. */
     void stop();
@@ -41,4 +44,11 @@ public interface HeaptapMXBean {
 
     /** The dump of the current or last capture in a format (text, pprof, collapsed, json, html), as bytes. */
     byte[] dumpBytes(String format);
+
+    /**
+     * The dump with the live view filtered to objects at least {@code minAge} old (e.g. 10s, empty
+     * for any) that survived at least {@code minGcs} collections; {@code gc} forces a full
+     * collection first, which pauses the application.
+     */
+    byte[] dumpBytes(String format, String minAge, long minGcs, boolean gc);
 }

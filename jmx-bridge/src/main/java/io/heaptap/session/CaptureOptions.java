@@ -1,6 +1,7 @@
 package io.heaptap.session;
 
 import io.heaptap.profile.HumanUnits;
+import io.heaptap.profile.LiveFilter;
 
 import java.time.Duration;
 
@@ -13,8 +14,11 @@ import java.time.Duration;
  * @param intervalBytes mean bytes between samples, per thread
  * @param stackDepth    frames kept per sample
  * @param maxStacks     distinct stacks kept; more are counted without their stack
+ * @param live          track sampled objects through weak references (live set, age, GCs survived)
+ * @param liveBudget    maximum tracked objects; a full table is thinned, never frozen
  */
-public record CaptureOptions(Duration duration, long intervalBytes, int stackDepth, int maxStacks) {
+public record CaptureOptions(Duration duration, long intervalBytes, int stackDepth, int maxStacks, boolean live,
+                             int liveBudget) {
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(30);
     public static final Duration MAX_DURATION = Duration.ofHours(24);
     public static final long DEFAULT_INTERVAL = 512 * 1024;
@@ -23,6 +27,8 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
     public static final int MAX_DEPTH = 2048;
     public static final int DEFAULT_MAX_STACKS = 65_536;
     public static final int MAX_MAX_STACKS = 1 << 20;
+    public static final int DEFAULT_LIVE_BUDGET = 65_536;
+    public static final int MAX_LIVE_BUDGET = 1 << 20;
 
     public CaptureOptions {
         if (duration.isZero() || duration.isNegative()) {
@@ -43,17 +49,34 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
         if (maxStacks < 1 || maxStacks > MAX_MAX_STACKS) {
             throw new IllegalArgumentException("max stacks must be between 1 and " + MAX_MAX_STACKS + ", not " + maxStacks);
         }
-    }
-
-    public static CaptureOptions defaults() {
-        return new CaptureOptions(DEFAULT_DURATION, DEFAULT_INTERVAL, DEFAULT_DEPTH, DEFAULT_MAX_STACKS);
+        if (live && (liveBudget < 1 || liveBudget > MAX_LIVE_BUDGET)) {
+            throw new IllegalArgumentException("live budget must be between 1 and " + MAX_LIVE_BUDGET + " tracked objects, not "
+                    + liveBudget + " (turn live tracking off with --no-live)");
+        }
     }
 
     /** From human text ({@code 30s}, {@code 512k}); null or blank text means the default. */
-    public static CaptureOptions parse(String duration, String interval, int stackDepth, int maxStacks) {
+    public static CaptureOptions parse(String duration, String interval, int stackDepth, int maxStacks, boolean live,
+                                       int liveBudget) {
         Duration d = blank(duration) ? DEFAULT_DURATION : parseDuration(duration);
         long i = blank(interval) ? DEFAULT_INTERVAL : parseInterval(interval);
-        return new CaptureOptions(d, i, stackDepth, maxStacks);
+        return new CaptureOptions(d, i, stackDepth, maxStacks, live, liveBudget);
+    }
+
+    /** Defaults for everything but the time box and interval (what a plain JMX start uses). */
+    public static CaptureOptions parse(String duration, String interval) {
+        return parse(duration, interval, DEFAULT_DEPTH, DEFAULT_MAX_STACKS, true, DEFAULT_LIVE_BUDGET);
+    }
+
+    /** A live-view filter from human text: {@code minAge} like {@code 10s} (blank = none), {@code minGcs} 0 or more. */
+    public static LiveFilter parseFilter(String minAge, long minGcs) {
+        if (!blank(minAge) && minAge.trim().startsWith("-")) {
+            throw new IllegalArgumentException("min age must not be negative, not " + minAge.trim());
+        }
+        if (minGcs < 0) {
+            throw new IllegalArgumentException("min GCs must be 0 or more, not " + minGcs);
+        }
+        return new LiveFilter(blank(minAge) ? Duration.ZERO : HumanUnits.parseDuration(minAge), minGcs);
     }
 
     private static Duration parseDuration(String text) {

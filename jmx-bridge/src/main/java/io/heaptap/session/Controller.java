@@ -5,6 +5,7 @@ import io.heaptap.nativeagent.NativeAgentException;
 import io.heaptap.nativeagent.NativeSnapshot;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.CaptureInfo;
+import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.format.ProfileWriter;
@@ -34,6 +35,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Controller {
     private final NativeAgent agent;
+    private final LiveTracker liveTracker;
     private final String nativeError;
     private final ScheduledExecutorService timer;
     private final TargetInfo target;
@@ -55,6 +57,7 @@ public final class Controller {
             error = e.getMessage();
         }
         this.agent = loaded;
+        this.liveTracker = loaded == null ? null : new LiveTracker(loaded);
         this.nativeError = error;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "heaptap-timer");
@@ -72,7 +75,11 @@ public final class Controller {
                     + ", ends at " + startedAt.plus(options.duration()) + "; stop it first or wait");
         }
         try {
-            native_.start(requested.intervalBytes(), requested.duration(), requested.stackDepth(), requested.maxStacks());
+            if (requested.live()) {
+                liveTracker.start();
+            }
+            native_.start(requested.intervalBytes(), requested.duration(), requested.stackDepth(), requested.maxStacks(),
+                    requested.live() ? requested.liveBudget() : 0);
         } catch (NativeAgentException e) {
             throw new IllegalStateException(e.getMessage());
         }
@@ -114,6 +121,7 @@ public final class Controller {
             deadline = null;
         }
         if (agent != null) {
+            liveTracker.stop();
             agent.clear();
         }
         state = SessionState.IDLE;
@@ -132,27 +140,39 @@ public final class Controller {
         return new SessionStatus(state, startedBy, startedAt, endsAt, left, options, samples, memory, nativeError);
     }
 
-    /** The profile of the current (so far) or last capture. */
-    public synchronized AllocationProfile profile() {
+    /**
+     * The profile of the current (so far) or last capture, and the live set now through a filter;
+     * {@code gc} forces a full collection first (it pauses the application).
+     */
+    public synchronized AllocationProfile profile(LiveFilter filter, boolean gc) {
         if (state == SessionState.IDLE) {
             throw new IllegalStateException("nothing to dump: no capture has run since the agent was loaded or reset");
         }
-        NativeSnapshot snapshot = snapshot();
+        if (gc) {
+            agent.forceGc();
+            agent.setGcCount(LiveTracker.gcCount());
+        }
+        NativeSnapshot snapshot = snapshot(filter, gc);
         long end = state == SessionState.RECORDING ? System.nanoTime() : stopNanos;
         List<String> warnings = new ArrayList<>();
         SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
         CaptureInfo info = new CaptureInfo(target, startedAt, end - startNanos, snapshot.intervalBytes(),
                 snapshot.stackDepth(), snapshot.samples(), snapshot.drops(), warnings);
-        return new AllocationProfile(info, snapshot.sites());
+        return new AllocationProfile(info, snapshot.live(), snapshot.sites());
     }
 
-    public byte[] dump(ProfileFormat format) {
-        return ProfileWriter.toBytes(profile(), format);
+    public byte[] dump(ProfileFormat format, LiveFilter filter, boolean gc) {
+        return ProfileWriter.toBytes(profile(filter, gc), format);
     }
 
-    private NativeSnapshot snapshot() {
+    /** JNI weak references the agent holds (0 after reset). */
+    public long weakRefs() {
+        return agent == null ? 0 : agent.weakRefs();
+    }
+
+    private NativeSnapshot snapshot(LiveFilter filter, boolean gc) {
         try {
-            return requireAgent().snapshot();
+            return requireAgent().snapshot(filter, gc);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

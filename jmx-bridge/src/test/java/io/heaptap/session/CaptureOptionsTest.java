@@ -10,16 +10,33 @@ import org.junit.jupiter.api.Test;
 
 class CaptureOptionsTest {
     static String refusal(String duration, String interval, int depth, int maxStacks) {
-        return assertThrows(IllegalArgumentException.class, () -> CaptureOptions.parse(duration, interval, depth, maxStacks))
+        return assertThrows(IllegalArgumentException.class, () -> CaptureOptions.parse(duration, interval, depth, maxStacks, true, 65536))
+                .getMessage();
+    }
+
+    static String live(int budget) {
+        return assertThrows(IllegalArgumentException.class, () -> CaptureOptions.parse(null, null, 64, 1, true, budget))
                 .getMessage();
     }
 
     @Test
+    void liveFilters() {
+        assertEquals(Duration.ofSeconds(10), CaptureOptions.parseFilter("10s", 0).minAge());
+        assertEquals(2, CaptureOptions.parseFilter(null, 2).minGcs());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> CaptureOptions.parseFilter("-1s", 0)).getMessage()
+                .contains("min age must not be negative"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> CaptureOptions.parseFilter("old", 0)).getMessage()
+                .contains("cannot read 'old'"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> CaptureOptions.parseFilter("", -1)).getMessage()
+                .contains("min GCs must be 0 or more"));
+    }
+
+    @Test
     void defaultsAndHumanUnits() {
-        CaptureOptions o = CaptureOptions.parse(null, " ", 64, 65536);
+        CaptureOptions o = CaptureOptions.parse(null, " ", 64, 65536, true, 65536);
         assertEquals(Duration.ofSeconds(30), o.duration());
         assertEquals(512 * 1024, o.intervalBytes());
-        assertEquals(Duration.ofMinutes(2), CaptureOptions.parse("2m", "64k", 64, 1).duration());
+        assertEquals(Duration.ofMinutes(2), CaptureOptions.parse("2m", "64k", 64, 1, true, 1).duration());
     }
 
     @Test
@@ -34,6 +51,10 @@ class CaptureOptionsTest {
         assertTrue(refusal(null, null, 0, 1).contains("depth must be between 1 and 2048"));
         assertTrue(refusal(null, null, 2049, 1).contains("depth must be between 1 and 2048"));
         assertTrue(refusal(null, null, 64, 0).contains("max stacks must be between"));
+        assertTrue(live(0).contains("live budget must be between 1 and 1048576"));
+        assertTrue(live(-5).contains("live budget must be between"));
+        assertTrue(live(1 << 21).contains("live budget must be between"));
+        assertEquals(0, CaptureOptions.parse(null, null, 64, 1, false, 0).liveBudget(), "no budget needed without live");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.heaptap.nativeagent;
 
+import io.heaptap.profile.LiveFilter;
+
 import java.io.IOException;
 import java.time.Duration;
 
@@ -45,10 +47,13 @@ public final class NativeAgent {
 
     /**
      * Starts sampling. The native side stops accepting samples at {@code duration} by itself,
-     * whatever happens to the Java side.
+     * whatever happens to the Java side. A {@code liveBudget} above 0 tracks sampled objects
+     * through weak references in a table of that size; objects tracked by earlier captures stay
+     * tracked until {@link #clear}.
      */
-    public void start(long intervalBytes, Duration duration, int stackDepth, int maxStacks) throws NativeAgentException {
-        String failure = start0(intervalBytes, duration.toNanos(), stackDepth, maxStacks);
+    public void start(long intervalBytes, Duration duration, int stackDepth, int maxStacks, int liveBudget)
+            throws NativeAgentException {
+        String failure = start0(intervalBytes, duration.toNanos(), stackDepth, maxStacks, liveBudget);
         if (failure == null) {
             return;
         }
@@ -69,7 +74,27 @@ public final class NativeAgent {
         stop0();
     }
 
-    /** Stops sampling and forgets everything recorded. */
+    /** Deletes the weak references of collected and thinned objects; call after collections. */
+    public void maintainLive() {
+        maintainLive0();
+    }
+
+    /** Tells the agent how many collections have happened (the clock of "GCs survived"). */
+    public void setGcCount(long count) {
+        setGcCount0(count);
+    }
+
+    /** JNI weak references the agent holds now; 0 after {@link #clear}. */
+    public long weakRefs() {
+        return weakRefs0();
+    }
+
+    /** A full collection through JVMTI (works even with -XX:+DisableExplicitGC). */
+    public boolean forceGc() {
+        return forceGc0();
+    }
+
+    /** Stops sampling, forgets everything recorded and deletes every weak reference. */
     public void clear() {
         clear0();
     }
@@ -89,17 +114,26 @@ public final class NativeAgent {
         return memory0();
     }
 
-    public NativeSnapshot snapshot() throws IOException {
+    /** The current or last capture, with the live set now seen through a filter. */
+    public NativeSnapshot snapshot(LiveFilter filter, boolean gcForced) throws IOException {
         byte[] bytes = snapshot0();
         if (bytes == null) {
             throw new IOException("the native agent could not produce a snapshot");
         }
-        return SnapshotDecoder.decode(bytes);
+        return SnapshotDecoder.decode(bytes, filter, gcForced);
     }
 
     private static native String initError();
 
-    private static native String start0(long intervalBytes, long durationNanos, int stackDepth, int maxStacks);
+    private static native String start0(long intervalBytes, long durationNanos, int stackDepth, int maxStacks, int liveBudget);
+
+    private static native void maintainLive0();
+
+    private static native void setGcCount0(long count);
+
+    private static native long weakRefs0();
+
+    private static native boolean forceGc0();
 
     private static native void stop0();
 

@@ -2,6 +2,7 @@ package io.heaptap.nativeagent;
 
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Drops;
+import io.heaptap.profile.LiveInfo;
 
 import java.util.List;
 
@@ -13,9 +14,10 @@ import java.util.List;
  * @param stackDepth    the depth limit the capture used
  * @param samples       samples recorded
  * @param drops         what was dropped or refused
- * @param sites         per (stack, type) counters
+ * @param live          the state of live tracking
+ * @param sites         per (stack, type) counters and live objects
  */
-public record NativeSnapshot(long generation, long intervalBytes, int stackDepth, long samples, Drops drops,
+public record NativeSnapshot(long generation, long intervalBytes, int stackDepth, long samples, Drops drops, LiveInfo live,
                              List<AllocationSite> sites) {
     public NativeSnapshot {
         sites = List.copyOf(sites);

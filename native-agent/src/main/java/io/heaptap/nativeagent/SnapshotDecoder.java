@@ -3,6 +3,10 @@ package io.heaptap.nativeagent;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
+import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.LiveInfo;
+import io.heaptap.profile.LiveStats;
+import io.heaptap.profile.TrackedObject;
 import io.heaptap.profile.TypeNames;
 
 import java.io.ByteArrayInputStream;
@@ -15,7 +19,7 @@ import java.util.List;
 /** Reads the binary snapshot written by allocationStore.cpp / sampler.cpp (big-endian). */
 final class SnapshotDecoder {
     static final int MAGIC = 0x48544150;  // "HTAP"
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     private static final int NONE = 0xFFFFFFFF;
     static final Frame UNKNOWN_METHOD = Frame.synthetic("[unknown-method]");
 
@@ -32,7 +36,7 @@ final class SnapshotDecoder {
         }
     }
 
-    static NativeSnapshot decode(byte[] bytes) throws IOException {
+    static NativeSnapshot decode(byte[] bytes, LiveFilter filter, boolean gcForced) throws IOException {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
         if (in.readInt() != MAGIC) {
             throw new IOException("not a heaptap snapshot");
@@ -87,8 +91,10 @@ final class SnapshotDecoder {
             stacks.add(Arrays.asList(stack));
         }
 
+        record RawSite(int stack, String type, long samples, double objects, double bytes) {
+        }
         int siteCount = in.readInt();
-        List<AllocationSite> sites = new ArrayList<>(siteCount);
+        List<RawSite> raw = new ArrayList<>(siteCount);
         for (int i = 0; i < siteCount; i++) {
             int stack = in.readInt();
             String type = TypeNames.fromSignature(strings[in.readInt()]);
@@ -96,10 +102,42 @@ final class SnapshotDecoder {
             double objects = in.readDouble();
             double estimatedBytes = in.readDouble();
             in.readLong();  // raw sampled bytes: kept in the format for diagnostics, unused here
-            boolean noStack = stack == NONE;
-            sites.add(new AllocationSite(noStack ? List.of() : stacks.get(stack), !noStack && truncated[stack], type,
-                    siteSamples, objects, estimatedBytes));
+            raw.add(new RawSite(stack, type, siteSamples, objects, estimatedBytes));
         }
-        return new NativeSnapshot(generation, interval, depth, samples, drops, sites);
+
+        boolean liveEnabled = in.readUnsignedByte() != 0;
+        long budget = Integer.toUnsignedLong(in.readInt());
+        double keep = in.readDouble();
+        long admitted = in.readLong();
+        long skipped = in.readLong();
+        long thinnings = in.readLong();
+        long thinned = in.readLong();
+        long died = in.readLong();
+        long refFailures = in.readLong();
+        long weakRefs = in.readLong();
+        long gcCount = in.readLong();
+        int liveCount = in.readInt();
+        List<List<TrackedObject>> tracked = new ArrayList<>(siteCount);
+        for (int i = 0; i < siteCount; i++) {
+            tracked.add(new ArrayList<>());
+        }
+        for (int i = 0; i < liveCount; i++) {
+            int site = in.readInt();
+            TrackedObject o = new TrackedObject(in.readLong(), in.readDouble(), in.readDouble(), in.readLong(), in.readLong());
+            if (site >= 0 && site < siteCount && filter.accepts(o)) {
+                tracked.get(site).add(o);
+            }
+        }
+
+        List<AllocationSite> sites = new ArrayList<>(siteCount);
+        for (int i = 0; i < siteCount; i++) {
+            RawSite r = raw.get(i);
+            boolean noStack = r.stack() == NONE;
+            sites.add(new AllocationSite(noStack ? List.of() : stacks.get(r.stack()), !noStack && truncated[r.stack()], r.type(),
+                    r.samples(), r.objects(), r.bytes(), LiveStats.of(tracked.get(i))));
+        }
+        LiveInfo live = new LiveInfo(liveEnabled, budget, liveCount, keep, admitted, skipped + refFailures, thinnings, thinned,
+                died, weakRefs, gcCount, filter, gcForced);
+        return new NativeSnapshot(generation, interval, depth, samples, drops, live, sites);
     }
 }

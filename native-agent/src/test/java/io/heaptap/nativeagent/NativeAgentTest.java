@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.profile.AllocationSite;
+import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.LiveInfo;
+
+import java.util.ArrayList;
+import java.util.List;
 
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -30,10 +35,10 @@ class NativeAgentTest {
     @Test
     void samplesAreAttributedToTheAllocatingMethodAndType() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(64 * 1024, Duration.ofMinutes(1), 64, 1024);
+        agent.start(64 * 1024, Duration.ofMinutes(1), 64, 1024, 0);
         allocateInts(256L << 20);
         agent.stop();
-        NativeSnapshot snapshot = agent.snapshot();
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, false);
 
         assertTrue(snapshot.samples() > 1000, "samples: " + snapshot.samples());
         AllocationSite site = snapshot.sites().stream().filter(s -> s.type().equals("int[]")
@@ -48,13 +53,13 @@ class NativeAgentTest {
     @Test
     void theDeadlineIsEnforcedNatively() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(16 * 1024, Duration.ofMillis(1), 64, 1024);
+        agent.start(16 * 1024, Duration.ofMillis(1), 64, 1024, 0);
         long until = System.nanoTime() + Duration.ofMillis(5).toNanos();
         while (System.nanoTime() < until) {
             Thread.onSpinWait();  // let the 1 ms time box pass without allocating
         }
         allocateInts(64L << 20);
-        NativeSnapshot snapshot = agent.snapshot();
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, false);
         agent.stop();
         assertEquals(0, snapshot.samples());
         assertTrue(snapshot.drops().samplesAfterDeadline() > 0);
@@ -64,14 +69,14 @@ class NativeAgentTest {
     void startStopStartWorksAndStopReleasesSampling() throws Exception {
         NativeAgent agent = NativeAgent.get();
         for (int round = 0; round < 3; round++) {
-            agent.start(32 * 1024, Duration.ofMinutes(1), 16, 1024);
+            agent.start(32 * 1024, Duration.ofMinutes(1), 16, 1024, 0);
             assertTrue(agent.isSampling());
             allocateInts(16L << 20);
             agent.stop();
             assertFalse(agent.isSampling());
-            long samples = agent.snapshot().samples();
+            long samples = agent.snapshot(LiveFilter.NONE, false).samples();
             allocateInts(16L << 20);
-            assertEquals(samples, agent.snapshot().samples(), "no samples after stop");
+            assertEquals(samples, agent.snapshot(LiveFilter.NONE, false).samples(), "no samples after stop");
             assertTrue(samples > 0);
         }
     }
@@ -79,10 +84,10 @@ class NativeAgentTest {
     @Test
     void deepStacksAreCutAtTheDepthAndSaySo() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(8 * 1024, Duration.ofMinutes(1), 4, 1024);
+        agent.start(8 * 1024, Duration.ofMinutes(1), 4, 1024, 0);
         recurse(20 + ThreadLocalRandom.current().nextInt(2));
         agent.stop();
-        NativeSnapshot snapshot = agent.snapshot();
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, false);
         AllocationSite site = snapshot.sites().stream().filter(s -> s.type().equals("long[]")).findFirst().orElseThrow();
         assertEquals(4, site.stack().size());
         assertTrue(site.truncated());
@@ -97,5 +102,57 @@ class NativeAgentTest {
             return;
         }
         recurse(depth - 1);
+    }
+
+    static List<long[]> retained = new ArrayList<>();
+
+    static void retain(int count) {
+        for (int i = 0; i < count; i++) {
+            retained.add(new long[126]);  // 1 KiB each
+        }
+    }
+
+    @Test
+    void liveTrackingFollowsRetainedObjectsAndResetDeletesEveryWeakRef() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        agent.start(16 * 1024, Duration.ofMinutes(1), 64, 1024, 100_000);
+        retain(64 * 1024);   // 64 MiB kept
+        allocateInts(256L << 20);  // 256 MiB of garbage
+        agent.stop();
+        agent.forceGc();
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, true);
+        AllocationSite kept = snapshot.sites().stream().filter(s -> s.type().equals("long[]")
+                && s.stack().get(0).methodName().equals("retain")).findFirst().orElseThrow();
+        double relative = kept.live().estimatedBytes() / (64.0 * 1024 * 1024);
+        assertTrue(relative > 0.85 && relative < 1.15, "live estimate/truth = " + relative);
+        double garbage = snapshot.sites().stream().filter(s -> s.type().equals("int[]"))
+                .mapToDouble(s -> s.live().estimatedBytes()).sum();
+        assertTrue(garbage < 4 << 20, "collected garbage is not live: " + garbage);
+        assertTrue(agent.weakRefs() > 0);
+
+        agent.clear();
+        assertEquals(0, agent.weakRefs(), "reset leaves no weak reference behind");
+        retained.clear();
+    }
+
+    @Test
+    void aFullTableIsThinnedNotFrozenAndStaysUnbiased() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        agent.start(16 * 1024, Duration.ofMinutes(1), 64, 1024, 512);
+        retain(64 * 1024);  // ~4096 samples into a 512-entry table: at least 3 thinnings
+        agent.stop();
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, false);
+        LiveInfo live = snapshot.live();
+        assertTrue(live.thinnings() >= 3, "thinnings: " + live.thinnings());
+        assertTrue(live.keepProbability() <= 0.125, "keep: " + live.keepProbability());
+        assertTrue(live.tracked() <= 512);
+        AllocationSite kept = snapshot.sites().stream().filter(s -> s.stack().get(0).methodName().equals("retain"))
+                .findFirst().orElseThrow();
+        // ~4096 samples thinned to ~256-512 entries: relative sd ~ 6%, so 30% is over 4 sigma
+        double relative = kept.live().estimatedBytes() / (64.0 * 1024 * 1024);
+        assertTrue(relative > 0.7 && relative < 1.3, "live estimate/truth after thinning = " + relative);
+        agent.clear();
+        assertEquals(0, agent.weakRefs());
+        retained.clear();
     }
 }

@@ -6,11 +6,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** An allocation profile: how it was captured and what was allocated where. */
-public record AllocationProfile(CaptureInfo info, List<AllocationSite> sites) {
+/**
+ * A profile: how it was captured, what was allocated where during the capture, and what of it
+ * (and of earlier captures since the last reset) is alive now.
+ */
+public record AllocationProfile(CaptureInfo info, LiveInfo liveInfo, List<AllocationSite> sites) {
 
     public AllocationProfile {
-        sites = List.copyOf(sites);
+        sites = sites.stream().filter(s -> !s.isEmpty()).toList();
     }
 
     /** Totals over a group of sites (a type, or the whole profile). */
@@ -21,9 +24,48 @@ public record AllocationProfile(CaptureInfo info, List<AllocationSite> sites) {
         return sum("all", sites);
     }
 
-    /** Sites ordered by estimated bytes, largest first. */
+    /** Live totals over a group of sites. */
+    public record LiveTotals(String name, long tracked, double estimatedObjects, double estimatedBytes) {
+    }
+
+    public LiveTotals liveTotals() {
+        return liveSum("all", sites);
+    }
+
+    /** Sites holding live objects, largest estimated live bytes first. */
+    public List<AllocationSite> sitesByLiveBytes() {
+        List<AllocationSite> live = new ArrayList<>(sites.stream().filter(s -> !s.live().isEmpty()).toList());
+        live.sort(Comparator.comparingDouble((AllocationSite s) -> s.live().estimatedBytes()).reversed());
+        return live;
+    }
+
+    /** Per type, largest estimated live bytes first. */
+    public List<LiveTotals> typesByLiveBytes() {
+        Map<String, List<AllocationSite>> byType = new LinkedHashMap<>();
+        for (AllocationSite site : sitesByLiveBytes()) {
+            byType.computeIfAbsent(site.type(), t -> new ArrayList<>()).add(site);
+        }
+        List<LiveTotals> types = new ArrayList<>();
+        byType.forEach((type, group) -> types.add(liveSum(type, group)));
+        types.sort(Comparator.comparingDouble(LiveTotals::estimatedBytes).reversed());
+        return types;
+    }
+
+    private static LiveTotals liveSum(String name, List<AllocationSite> group) {
+        long tracked = 0;
+        double objects = 0;
+        double bytes = 0;
+        for (AllocationSite site : group) {
+            tracked += site.live().tracked();
+            objects += site.live().estimatedObjects();
+            bytes += site.live().estimatedBytes();
+        }
+        return new LiveTotals(name, tracked, objects, bytes);
+    }
+
+    /** Sites with allocations in this capture, ordered by estimated bytes, largest first. */
     public List<AllocationSite> sitesByBytes() {
-        List<AllocationSite> sorted = new ArrayList<>(sites);
+        List<AllocationSite> sorted = new ArrayList<>(sites.stream().filter(s -> s.samples() > 0).toList());
         sorted.sort(Comparator.comparingDouble(AllocationSite::estimatedBytes).reversed());
         return sorted;
     }
@@ -31,7 +73,7 @@ public record AllocationProfile(CaptureInfo info, List<AllocationSite> sites) {
     /** Per allocated type, ordered by estimated bytes, largest first. */
     public List<Totals> typesByBytes() {
         Map<String, List<AllocationSite>> byType = new LinkedHashMap<>();
-        for (AllocationSite site : sites) {
+        for (AllocationSite site : sitesByBytes()) {
             byType.computeIfAbsent(site.type(), t -> new ArrayList<>()).add(site);
         }
         List<Totals> types = new ArrayList<>();

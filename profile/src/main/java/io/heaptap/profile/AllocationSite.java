@@ -11,10 +11,16 @@ import java.util.List;
  * @param samples          raw sample count (a count, not an estimate)
  * @param estimatedObjects Poisson-weighted estimate of objects allocated
  * @param estimatedBytes   Poisson-weighted estimate of bytes allocated
+ * @param live             what this site holds alive now (after the dump's filter)
  */
 public record AllocationSite(List<Frame> stack, boolean truncated, String type, long samples,
-                             double estimatedObjects, double estimatedBytes) {
+                             double estimatedObjects, double estimatedBytes, LiveStats live) {
     public AllocationSite {
         stack = List.copyOf(stack);
+    }
+
+    /** Whether the site has anything to show: allocations in this capture or live objects. */
+    public boolean isEmpty() {
+        return samples == 0 && live.isEmpty();
     }
 }

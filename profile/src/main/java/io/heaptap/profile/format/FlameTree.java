@@ -6,6 +6,7 @@ import io.heaptap.profile.Frame;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Stacks merged into one tree, root first, for flame graphs. Nodes too small to see
@@ -24,16 +25,21 @@ final class FlameTree {
         this.name = name;
     }
 
-    static FlameTree ofBytes(String rootName, List<AllocationSite> sites) {
+    /** The tree of one measure (allocated bytes, live bytes) over the sites that have some. */
+    static FlameTree of(String rootName, List<AllocationSite> sites, ToDoubleFunction<AllocationSite> measure) {
         FlameTree root = new FlameTree(rootName);
         for (AllocationSite site : sites) {
+            double value = measure.applyAsDouble(site);
+            if (value <= 0) {
+                continue;
+            }
             FlameTree node = root;
-            node.total += site.estimatedBytes();
+            node.total += value;
             for (Frame f : StackLines.rootFirstWithType(site)) {
                 node = node.children.computeIfAbsent(f.displayName(), FlameTree::new);
-                node.total += site.estimatedBytes();
+                node.total += value;
             }
-            node.self += site.estimatedBytes();
+            node.self += value;
         }
         root.prune(root.total * MIN_SHARE);
         return root;

@@ -1,6 +1,7 @@
 package io.heaptap.profile.format;
 
 import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.HumanUnits;
 
@@ -34,8 +35,13 @@ final class HtmlFlameGraph implements ProfileWriter {
         info.warnings().forEach(data::value);
         data.endArray();
         data.field("dropped", TextReport.describe(info.drops()));
-        data.name("tree");
-        FlameTree.ofBytes("all allocations", profile.sites()).writeJson(data);
+        data.field("liveSubtitle", String.format(Locale.ROOT, "estimated %s live now, from %,d tracked objects%s",
+                HumanUnits.formatBytes(profile.liveTotals().estimatedBytes()), profile.liveInfo().tracked(),
+                profile.liveInfo().filter().isNone() ? "" : " (only objects " + TextReport.describe(profile.liveInfo().filter()) + ")"));
+        data.name("alloc");
+        FlameTree.of("all allocations", profile.sites(), AllocationSite::estimatedBytes).writeJson(data);
+        data.name("live");
+        FlameTree.of("live objects", profile.sites(), s -> s.live().estimatedBytes()).writeJson(data);
         data.endObject();
 
         String page = resource(TEMPLATE)

@@ -1,15 +1,21 @@
 package io.heaptap.profile.format;
 
 import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.AllocationProfile.LiveTotals;
 import io.heaptap.profile.AllocationProfile.Totals;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
+import io.heaptap.profile.LiveInfo;
+import io.heaptap.profile.LiveStats;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 
 /**
  * The JSON document for scripts; its schema is documented in the README ("JSON schema") and its
@@ -17,7 +23,7 @@ import java.nio.charset.StandardCharsets;
  * ({@code samples}) or an estimate ({@code estimated*}).
  */
 final class JsonWriter implements ProfileWriter {
-    static final int SCHEMA_VERSION = 1;
+    static final int SCHEMA_VERSION = 2;
 
     @Override
     public void write(AllocationProfile profile, OutputStream out) throws IOException {
@@ -63,14 +69,55 @@ final class JsonWriter implements ProfileWriter {
                 .field("estimatedBytes", total.estimatedBytes())
                 .endObject();
 
+        LiveInfo live = profile.liveInfo();
+        LiveTotals liveTotal = profile.liveTotals();
+        j.name("live").beginObject()
+                .field("enabled", live.enabled())
+                .field("budget", live.budget())
+                .field("tracked", live.tracked())
+                .field("keepProbability", live.keepProbability())
+                .field("admitted", live.admitted())
+                .field("skipped", live.skipped())
+                .field("thinnings", live.thinnings())
+                .field("thinnedEntries", live.thinnedEntries())
+                .field("died", live.died())
+                .field("weakRefs", live.weakRefs())
+                .field("gcCount", live.gcCount())
+                .field("minAgeMillis", live.filter().minAge().toMillis())
+                .field("minGcs", live.filter().minGcs())
+                .field("gcForced", live.gcForced())
+                .field("estimatedObjects", liveTotal.estimatedObjects())
+                .field("estimatedBytes", liveTotal.estimatedBytes())
+                .endObject();
+
         j.name("sites").beginArray();
-        for (AllocationSite s : profile.sitesByBytes()) {
+        List<AllocationSite> sites = new ArrayList<>(profile.sites());
+        sites.sort(Comparator.comparingDouble(AllocationSite::estimatedBytes)
+                .thenComparingDouble(site -> site.live().estimatedBytes()).reversed());
+        for (AllocationSite s : sites) {
             j.beginObject()
                     .field("type", s.type())
                     .field("samples", s.samples())
                     .field("estimatedObjects", s.estimatedObjects())
                     .field("estimatedBytes", s.estimatedBytes())
                     .field("truncated", s.truncated());
+            j.name("live");
+            if (s.live().isEmpty()) {
+                j.value((String) null);
+            } else {
+                LiveStats l = s.live();
+                j.beginObject()
+                        .field("tracked", l.tracked())
+                        .field("estimatedObjects", l.estimatedObjects())
+                        .field("estimatedBytes", l.estimatedBytes())
+                        .field("minAgeMillis", l.minAge().toMillis())
+                        .field("medianAgeMillis", l.medianAge().toMillis())
+                        .field("maxAgeMillis", l.maxAge().toMillis())
+                        .field("minGcs", l.minGcs())
+                        .field("medianGcs", l.medianGcs())
+                        .field("maxGcs", l.maxGcs())
+                        .endObject();
+            }
             j.name("stack").beginArray();
             for (Frame f : s.stack()) {
                 j.beginObject()
@@ -89,6 +136,17 @@ final class JsonWriter implements ProfileWriter {
             j.beginObject()
                     .field("type", t.name())
                     .field("samples", t.samples())
+                    .field("estimatedObjects", t.estimatedObjects())
+                    .field("estimatedBytes", t.estimatedBytes())
+                    .endObject();
+        }
+        j.endArray();
+
+        j.name("liveTypes").beginArray();
+        for (LiveTotals t : profile.typesByLiveBytes()) {
+            j.beginObject()
+                    .field("type", t.name())
+                    .field("tracked", t.tracked())
                     .field("estimatedObjects", t.estimatedObjects())
                     .field("estimatedBytes", t.estimatedBytes())
                     .endObject();

@@ -19,8 +19,9 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * Gzipped pprof (profile.proto) with Go's heap-profile conventions, so {@code go tool pprof},
- * Pyroscope, Parca and speedscope read it as they read a Go service's allocs profile:
- * sample types {@code alloc_objects/count, alloc_space/bytes}, period type {@code space/bytes},
+ * Pyroscope, Parca and speedscope read it as they read a Go service's heap profile:
+ * sample types {@code alloc_objects/count, alloc_space/bytes, inuse_objects/count,
+ * inuse_space/bytes} (Go's order; in-use = the live estimate), period type {@code space/bytes},
  * period = the sampling interval, dense ids from 1, {@code string_table[0] = ""}, and every
  * Location a stable, non-zero synthetic address (Grafana Alloy tells stacks apart by address).
  */
@@ -44,11 +45,13 @@ final class PprofWriter implements ProfileWriter {
 
         p.message(SAMPLE_TYPE, valueType(strings, "alloc_objects", "count"));
         p.message(SAMPLE_TYPE, valueType(strings, "alloc_space", "bytes"));
+        p.message(SAMPLE_TYPE, valueType(strings, "inuse_objects", "count"));
+        p.message(SAMPLE_TYPE, valueType(strings, "inuse_space", "bytes"));
 
         Map<Frame, Long> functionIds = new LinkedHashMap<>();
         Map<Frame, Long> locationIds = new LinkedHashMap<>();
         List<ProtoWriter> samples = new ArrayList<>();
-        for (AllocationSite site : profile.sitesByBytes()) {
+        for (AllocationSite site : profile.sites()) {
             List<Frame> rootFirst = StackLines.rootFirstWithType(site);
             long[] locations = new long[rootFirst.size()];
             for (int i = 0; i < rootFirst.size(); i++) {
@@ -58,7 +61,8 @@ final class PprofWriter implements ProfileWriter {
             }
             samples.add(new ProtoWriter()
                     .packed(1, locations)
-                    .packed(2, new long[] {Math.round(site.estimatedObjects()), Math.round(site.estimatedBytes())})
+                    .packed(2, new long[] {Math.round(site.estimatedObjects()), Math.round(site.estimatedBytes()),
+                            Math.round(site.live().estimatedObjects()), Math.round(site.live().estimatedBytes())})
                     .message(3, new ProtoWriter().uint64(1, strings.id("samples")).uint64(3, site.samples())));
         }
         for (ProtoWriter s : samples) {
@@ -107,6 +111,9 @@ final class PprofWriter implements ProfileWriter {
         comments.add(String.format(Locale.ROOT, "heaptap: %d samples at interval %d bytes, depth %d; values are Poisson-weighted estimates",
                 info.samples(), info.intervalBytes(), info.stackDepth()));
         comments.add("heaptap: dropped: " + TextReport.describe(info.drops()));
+        comments.add(String.format(Locale.ROOT, "heaptap: live: %d tracked objects, keep-probability %.4g, %d thinnings%s",
+                profile.liveInfo().tracked(), profile.liveInfo().keepProbability(), profile.liveInfo().thinnings(),
+                profile.liveInfo().filter().isNone() ? "" : ", only objects " + TextReport.describe(profile.liveInfo().filter())));
         for (String warning : info.warnings()) {
             comments.add("heaptap: warning: " + warning);
         }

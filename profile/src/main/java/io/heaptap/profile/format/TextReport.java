@@ -1,12 +1,16 @@
 package io.heaptap.profile.format;
 
 import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.AllocationProfile.LiveTotals;
 import io.heaptap.profile.AllocationProfile.Totals;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
 import io.heaptap.profile.HumanUnits;
+import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.LiveInfo;
+import io.heaptap.profile.LiveStats;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -69,7 +73,70 @@ final class TextReport implements ProfileWriter {
                     percent(t.estimatedBytes(), total.estimatedBytes()), HumanUnits.formatCount(t.estimatedObjects()),
                     t.samples(), t.name());
         }
+        writeLive(profile, w);
         w.flush();
+    }
+
+    private static void writeLive(AllocationProfile profile, PrintWriter w) {
+        LiveInfo live = profile.liveInfo();
+        w.println();
+        if (!live.enabled() && live.tracked() == 0) {
+            w.println("Live objects: not tracked (live tracking was off for this capture)");
+            return;
+        }
+        LiveTotals total = profile.liveTotals();
+        w.printf(Locale.ROOT, "Live objects now: %s in %s objects (estimated from %,d tracked of a %,d budget; keep-probability %s; %d GCs seen%s%s)%n",
+                HumanUnits.formatBytes(total.estimatedBytes()), HumanUnits.formatCount(total.estimatedObjects()),
+                total.tracked(), live.budget(), keep(live), live.gcCount(),
+                live.filter().isNone() ? "" : "; only objects " + describe(live.filter()),
+                live.gcForced() ? "; after a forced full GC" : "");
+        w.println();
+        w.println("Top live sites");
+        w.printf(Locale.ROOT, "%4s  %12s  %6s  %12s  %8s  %-22s  %-14s  %s%n", "rank", "est. live", "%", "est. objects", "tracked",
+                "age min/median/max", "GCs min/med/max", "type / allocated at");
+        List<AllocationSite> sites = profile.sitesByLiveBytes();
+        for (int i = 0; i < Math.min(TOP_SITES, sites.size()); i++) {
+            AllocationSite s = sites.get(i);
+            LiveStats l = s.live();
+            w.printf(Locale.ROOT, "%4d  %12s  %5.1f%%  %12s  %,8d  %-22s  %-14s  %s%n", i + 1,
+                    HumanUnits.formatBytes(l.estimatedBytes()), percent(l.estimatedBytes(), total.estimatedBytes()),
+                    HumanUnits.formatCount(l.estimatedObjects()), l.tracked(),
+                    HumanUnits.formatDuration(l.minAge()) + "/" + HumanUnits.formatDuration(l.medianAge()) + "/"
+                            + HumanUnits.formatDuration(l.maxAge()),
+                    l.minGcs() + "/" + l.medianGcs() + "/" + l.maxGcs(), s.type());
+            for (String frame : topFrames(s)) {
+                w.printf(Locale.ROOT, "%91s  %s%n", "", frame);
+            }
+        }
+        if (sites.isEmpty()) {
+            w.println("  (no tracked object is alive" + (live.filter().isNone() ? "" : " and passes the filter") + ")");
+        }
+        w.println();
+        w.println("Top live types");
+        w.printf(Locale.ROOT, "%4s  %12s  %6s  %12s  %8s  %s%n", "rank", "est. live", "%", "est. objects", "tracked", "type");
+        List<LiveTotals> types = profile.typesByLiveBytes();
+        for (int i = 0; i < Math.min(TOP_TYPES, types.size()); i++) {
+            LiveTotals t = types.get(i);
+            w.printf(Locale.ROOT, "%4d  %12s  %5.1f%%  %12s  %,8d  %s%n", i + 1, HumanUnits.formatBytes(t.estimatedBytes()),
+                    percent(t.estimatedBytes(), total.estimatedBytes()), HumanUnits.formatCount(t.estimatedObjects()),
+                    t.tracked(), t.name());
+        }
+    }
+
+    private static String keep(LiveInfo live) {
+        return live.thinnings() == 0 ? "1, never thinned"
+                : String.format(Locale.ROOT, "%.4g after %d thinnings", live.keepProbability(), live.thinnings());
+    }
+
+    static String describe(LiveFilter f) {
+        List<String> parts = new ArrayList<>();
+        if (!f.minAge().isZero()) {
+            parts.add("at least " + HumanUnits.formatDuration(f.minAge()) + " old");
+        }
+        if (f.minGcs() > 0) {
+            parts.add("that survived at least " + f.minGcs() + " GC" + (f.minGcs() == 1 ? "" : "s"));
+        }
+        return String.join(" and ", parts);
     }
 
     private static List<String> topFrames(AllocationSite site) {

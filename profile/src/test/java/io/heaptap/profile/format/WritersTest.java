@@ -9,9 +9,14 @@ import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
+import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.LiveInfo;
+import io.heaptap.profile.LiveStats;
+import io.heaptap.profile.TrackedObject;
 import io.heaptap.profile.TargetInfo;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -30,10 +35,14 @@ class WritersTest {
         CaptureInfo info = new CaptureInfo(new TargetInfo(4242, "25.0.1", "OpenJDK 64-Bit Server VM", "app.Main"),
                 Instant.parse("2026-11-21T10:00:00Z"), 30_000_000_000L, 524_288, 64, 300,
                 new Drops(0, 2, 0, 1, 0, 0, 0), List.of("a warning"));
-        return new AllocationProfile(info, List.of(
-                new AllocationSite(List.of(CACHE_PUT, MAIN), false, "app.Entry", 100, 2_000_000.4, 64_000_000.6),
-                new AllocationSite(List.of(PARSE, MAIN), true, "byte[]", 200, 400.0, 128_000_000.0),
-                new AllocationSite(List.of(), false, "java.lang.String", 1, 10, 240)));
+        LiveStats cacheLive = LiveStats.of(List.of(
+                new TrackedObject(32, 1000, 32_000, Duration.ofSeconds(5).toNanos(), 3),
+                new TrackedObject(32, 1000, 32_000, Duration.ofSeconds(20).toNanos(), 9)));
+        LiveInfo liveInfo = new LiveInfo(true, 65536, 2, 1.0, 10, 0, 0, 0, 8, 2, 12, LiveFilter.NONE, false);
+        return new AllocationProfile(info, liveInfo, List.of(
+                new AllocationSite(List.of(CACHE_PUT, MAIN), false, "app.Entry", 100, 2_000_000.4, 64_000_000.6, cacheLive),
+                new AllocationSite(List.of(PARSE, MAIN), true, "byte[]", 200, 400.0, 128_000_000.0, LiveStats.NONE),
+                new AllocationSite(List.of(), false, "java.lang.String", 1, 10, 240, LiveStats.NONE)));
     }
 
     static String text(ProfileFormat f) {
@@ -58,12 +67,18 @@ class WritersTest {
         assertTrue(t.contains("warning: a warning"), t);
         assertTrue(t.contains("   1     122.1 MiB   66.7%"), t);
         assertTrue(t.contains("at app.Parser.parse(Parser.java:7)"), t);
+        assertTrue(t.contains("Live objects now: 62.5 KiB in 2000 objects (estimated from 2 tracked of a 65,536 budget; "
+                + "keep-probability 1, never thinned; 12 GCs seen)"), t);
+        assertTrue(t.contains("5.0s/5.0s/20.0s"), t);
     }
 
     @Test
     void jsonNamesEveryFigureAsCountOrEstimate() {
         String j = text(ProfileFormat.JSON);
-        assertTrue(j.startsWith("{\"schema\":\"heaptap-profile\",\"version\":1,"), j);
+        assertTrue(j.startsWith("{\"schema\":\"heaptap-profile\",\"version\":2,"), j);
+        assertTrue(j.contains("\"live\":{\"tracked\":2,\"estimatedObjects\":2000,\"estimatedBytes\":64000,\"minAgeMillis\":5000,"
+                + "\"medianAgeMillis\":5000,\"maxAgeMillis\":20000,\"minGcs\":3,\"medianGcs\":3,\"maxGcs\":9}"), j);
+        assertTrue(j.contains("\"liveTypes\":[{\"type\":\"app.Entry\",\"tracked\":2,"), j);
         assertTrue(j.contains("\"samplesWithoutStack\":2"), j);
         assertTrue(j.contains("{\"type\":\"byte[]\",\"samples\":200,\"estimatedObjects\":400,\"estimatedBytes\":128000000,\"truncated\":true,"), j);
         assertTrue(j.contains("{\"class\":\"app.Parser\",\"method\":\"parse\",\"file\":\"Parser.java\",\"line\":7}"), j);

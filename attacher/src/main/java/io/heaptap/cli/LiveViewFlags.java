@@ -1,0 +1,31 @@
+package io.heaptap.cli;
+
+import io.heaptap.jmx.HeaptapMXBean;
+import io.heaptap.profile.LiveFilter;
+import io.heaptap.session.CaptureOptions;
+
+import picocli.CommandLine.Option;
+
+/** How the live view of a dump is taken, shared by {@code capture} and {@code dump}. */
+final class LiveViewFlags {
+    @Option(names = "--min-age", paramLabel = "<duration>",
+            description = "Live view: only objects at least this old, e.g. 10s (hides garbage not yet collected).")
+    String minAge;
+
+    @Option(names = "--min-gcs", defaultValue = "0", paramLabel = "<n>",
+            description = "Live view: only objects that survived at least this many collections. Default: ${DEFAULT-VALUE}.")
+    long minGcs;
+
+    @Option(names = "--gc", description = "Force a full GC in the target right before the live view. "
+            + "This pauses the application for the length of a full collection.")
+    boolean gc;
+
+    /** Checks the values before anything is attached to. */
+    LiveFilter validate() {
+        return CaptureOptions.parseFilter(minAge, minGcs);
+    }
+
+    byte[] dump(HeaptapMXBean heaptap, Output output) {
+        return heaptap.dumpBytes(output.format().id(), minAge == null ? "" : minAge, minGcs, gc);
+    }
+}

@@ -1,0 +1,188 @@
+#include "liveTable.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+void LiveTable::enable(uint32_t budget) {
+    std::lock_guard<std::mutex> guard(lock_);
+    budget_ = budget < 2 ? 2 : budget;
+    entries_.reserve(budget_);
+    while (entries_.size() > budget_) {
+        thinLocked();  // a smaller budget than last time: thin down to it
+    }
+    enabled_.store(true, std::memory_order_release);
+}
+
+double LiveTable::uniformLocked() {
+    // xorshift64*: fast, good enough to flip fair coins; guarded by lock_.
+    rng_ ^= rng_ >> 12;
+    rng_ ^= rng_ << 25;
+    rng_ ^= rng_ >> 27;
+    return static_cast<double>((rng_ * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+void LiveTable::thinLocked() {
+    size_t kept = 0;
+    for (size_t i = 0; i < entries_.size(); i++) {
+        LiveEntry e = entries_[i];
+        if (uniformLocked() < 0.5) {
+            e.objects *= 2;
+            e.bytes *= 2;
+            entries_[kept++] = e;
+        } else {
+            pendingDelete_.push_back(e.ref);
+            counters_.thinnedEntries++;
+        }
+    }
+    entries_.resize(kept);
+    keep_ /= 2;
+    counters_.thinnings++;
+}
+
+void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, double objects, double bytes,
+                      int64_t nowNanos) {
+    if (!enabled()) {
+        return;
+    }
+    double keepAtDecision;
+    {
+        std::lock_guard<std::mutex> guard(lock_);
+        if (pendingDelete_.size() > 2u * budget_) {
+            counters_.skipped++;  // maintenance is behind: never let pending references pile up
+            return;
+        }
+        keepAtDecision = keep_;
+        if (keep_ < 1.0 && uniformLocked() >= keep_) {
+            counters_.skipped++;
+            return;
+        }
+    }
+    jweak ref = jni->NewWeakGlobalRef(object);  // JNI, outside the lock
+    if (ref == nullptr) {
+        std::lock_guard<std::mutex> guard(lock_);
+        counters_.refFailures++;
+        return;
+    }
+    weakRefs_++;
+    std::lock_guard<std::mutex> guard(lock_);
+    while (entries_.size() >= budget_) {
+        thinLocked();
+    }
+    // Thinning since the decision lowered p: keep this sample with the conditional probability.
+    if (keep_ < keepAtDecision && uniformLocked() >= keep_ / keepAtDecision) {
+        pendingDelete_.push_back(ref);
+        counters_.skipped++;
+        return;
+    }
+    // Its probability of being here: keep_ if the coin above was flipped, keepAtDecision if p rose
+    // meanwhile (maintenance raises it); either way the smaller of the two.
+    double p = std::min(keep_, keepAtDecision);
+    entries_.push_back(LiveEntry{ref, site, size, objects / p, bytes / p, nowNanos,
+                                 gcEpoch_.load(std::memory_order_acquire)});
+    counters_.admitted++;
+}
+
+void LiveTable::maintain(JNIEnv* jni) {
+    std::lock_guard<std::mutex> maintenance(maintenance_);
+    maintainLocked(jni);
+}
+
+void LiveTable::maintainLocked(JNIEnv* jni) {
+    std::vector<jweak> toDelete;
+    std::vector<jweak> refs;
+    {
+        std::lock_guard<std::mutex> guard(lock_);
+        toDelete.swap(pendingDelete_);
+        refs.reserve(entries_.size());
+        for (const LiveEntry& e : entries_) refs.push_back(e.ref);
+    }
+    std::unordered_set<jweak> dead;
+    for (jweak ref : refs) {
+        if (jni->IsSameObject(ref, nullptr)) {
+            dead.insert(ref);
+        }
+    }
+    {
+        std::lock_guard<std::mutex> guard(lock_);
+        if (!dead.empty()) {
+            // Entries may have moved (thinning compacts), so match by reference, not position.
+            // A dead entry thinned meanwhile is already in pendingDelete_ and is not counted twice.
+            auto isDead = [&](const LiveEntry& e) { return dead.count(e.ref) != 0; };
+            for (const LiveEntry& e : entries_) {
+                if (isDead(e)) {
+                    toDelete.push_back(e.ref);
+                    counters_.died++;
+                }
+            }
+            entries_.erase(std::remove_if(entries_.begin(), entries_.end(), isDead), entries_.end());
+        }
+        // Room again: let new samples in with a higher probability (still weighted 1/p).
+        while (keep_ < 1.0 && entries_.size() * 4 <= budget_) {
+            keep_ = std::min(1.0, keep_ * 2);
+        }
+    }
+    for (jweak ref : toDelete) {
+        jni->DeleteWeakGlobalRef(ref);
+    }
+    weakRefs_ -= toDelete.size();
+}
+
+void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
+    std::lock_guard<std::mutex> maintenance(maintenance_);
+    maintainLocked(jni);
+    std::vector<LiveEntry> entries;
+    LiveCounters counters;
+    double keep;
+    uint32_t budget;
+    {
+        std::lock_guard<std::mutex> guard(lock_);
+        entries = entries_;
+        counters = counters_;
+        keep = keep_;
+        budget = budget_;
+    }
+    uint64_t epoch = gcEpoch_.load();
+    out.u8(enabled() ? 1 : 0);
+    out.u32(budget);
+    out.f64(keep);
+    out.u64(counters.admitted);
+    out.u64(counters.skipped);
+    out.u64(counters.thinnings);
+    out.u64(counters.thinnedEntries);
+    out.u64(counters.died);
+    out.u64(counters.refFailures);
+    out.u64(weakRefs_.load());
+    out.u64(epoch);
+    out.u32(static_cast<uint32_t>(entries.size()));
+    for (const LiveEntry& e : entries) {
+        out.u32(e.site);
+        out.u64(static_cast<uint64_t>(e.size));
+        out.f64(e.objects);
+        out.f64(e.bytes);
+        out.u64(static_cast<uint64_t>(nowNanos - e.allocNanos));
+        out.u64(epoch >= e.gcEpoch ? epoch - e.gcEpoch : 0);
+    }
+}
+
+void LiveTable::clear(JNIEnv* jni) {
+    std::lock_guard<std::mutex> maintenance(maintenance_);
+    std::vector<jweak> toDelete;
+    {
+        std::lock_guard<std::mutex> guard(lock_);
+        enabled_.store(false, std::memory_order_release);
+        toDelete.swap(pendingDelete_);
+        for (const LiveEntry& e : entries_) toDelete.push_back(e.ref);
+        entries_ = {};
+        keep_ = 1.0;
+        counters_ = LiveCounters();
+    }
+    for (jweak ref : toDelete) {
+        jni->DeleteWeakGlobalRef(ref);
+    }
+    weakRefs_ -= toDelete.size();
+}
+
+uint64_t LiveTable::memoryBytes() {
+    std::lock_guard<std::mutex> guard(lock_);
+    return entries_.capacity() * sizeof(LiveEntry) + pendingDelete_.capacity() * sizeof(jweak);
+}

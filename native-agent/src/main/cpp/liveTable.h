@@ -1,0 +1,85 @@
+// Weak references to sampled objects, so a dump can say which sites hold live memory now, how
+// old those objects are and how many GCs they survived.
+//
+// The table has a fixed budget. When it is full it is thinned instead of refusing new samples:
+// every entry is kept with probability 1/2 and survivors' weights double, and new samples are
+// admitted with the current keep-probability p and weight 1/p. Every estimate stays unbiased.
+// Unlike a keep-probability that only ever falls, p doubles again (up to 1) whenever cleaning
+// leaves the table at most a quarter full: a long capture with heavy garbage would otherwise
+// drive p, and with it the precision of the live estimate, down for good.
+//
+// Locking: lock_ guards the table and is held only for vector work, never across JNI.
+// Weak references are deleted in one place only, maintain() (and clear()), which run under
+// maintenance_, so a reference is never checked while another thread deletes it: entries removed
+// by thinning go to pendingDelete_ and wait there.
+#pragma once
+#include <jni.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "byteWriter.h"
+
+struct LiveEntry {
+    jweak ref;
+    uint32_t site;       // index into AllocationStore's site table
+    int64_t size;        // bytes of the object
+    double objects;      // Poisson weight / admission probability, doubled per thinning
+    double bytes;
+    int64_t allocNanos;  // monotonic time of allocation
+    uint64_t gcEpoch;    // GC count at allocation
+};
+
+struct LiveCounters {
+    uint64_t admitted = 0;        // entries ever added
+    uint64_t skipped = 0;         // samples not admitted (keep-probability below 1)
+    uint64_t thinnings = 0;       // times the table was thinned
+    uint64_t thinnedEntries = 0;  // entries removed by thinning
+    uint64_t died = 0;            // entries removed because their object was collected
+    uint64_t refFailures = 0;     // NewWeakGlobalRef returned null (out of memory)
+};
+
+class LiveTable {
+  public:
+    LiveTable() = default;
+
+    // Starts tracking with a budget; entries already tracked stay (their objects may still live).
+    void enable(uint32_t budget);
+    // Stops admitting new samples; tracked entries stay until clear().
+    void disable() { enabled_.store(false, std::memory_order_release); }
+    bool enabled() const { return enabled_.load(std::memory_order_acquire); }
+
+    // Called from SampledObjectAlloc.
+    void admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, double objects, double bytes,
+               int64_t nowNanos);
+
+    // Deletes weak references of dead and thinned entries. Needs a JNIEnv of a Java thread.
+    void maintain(JNIEnv* jni);
+    // Writes the live entries (after maintain()) with ages and GCs survived as of nowNanos.
+    void write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos);
+    // Deletes every weak reference and frees the table.
+    void clear(JNIEnv* jni);
+
+    void setGcEpoch(uint64_t epoch) { gcEpoch_.store(epoch, std::memory_order_release); }
+    uint64_t weakRefsHeld() const { return weakRefs_.load(); }
+    uint64_t memoryBytes();
+
+  private:
+    void thinLocked();
+    double uniformLocked();
+    void maintainLocked(JNIEnv* jni);
+
+    std::mutex maintenance_;
+    std::mutex lock_;
+    std::atomic<bool> enabled_{false};
+    std::atomic<uint64_t> gcEpoch_{0};
+    std::atomic<uint64_t> weakRefs_{0};  // created minus deleted: 0 after clear()
+    uint32_t budget_ = 0;
+    double keep_ = 1.0;
+    uint64_t rng_ = 0x9E3779B97F4A7C15ull;
+    std::vector<LiveEntry> entries_;
+    std::vector<jweak> pendingDelete_;
+    LiveCounters counters_;
+};

@@ -1,0 +1,27 @@
+package io.heaptap.profile;
+
+/**
+ * The state of live tracking behind a dump. The keep-probability below 1 means the table was
+ * thinned: each tracked object then stands for more objects, and the estimate is less precise
+ * (but still unbiased).
+ *
+ * @param enabled          whether the capture admits new samples to the live table
+ * @param budget           maximum tracked objects
+ * @param tracked          tracked objects alive at the dump (before filters)
+ * @param keepProbability  probability a new sample is admitted now
+ * @param admitted         samples ever admitted
+ * @param skipped          samples not admitted (keep-probability below 1)
+ * @param thinnings        times the table was thinned
+ * @param thinnedEntries   entries removed by thinning
+ * @param died             tracked objects found collected (and their weak refs deleted)
+ * @param weakRefs         JNI weak references the agent holds right now
+ * @param gcCount          collections seen by the agent so far
+ * @param filter           the filter applied to this view
+ * @param gcForced         a full GC was forced right before the dump
+ */
+public record LiveInfo(boolean enabled, long budget, long tracked, double keepProbability, long admitted, long skipped,
+                       long thinnings, long thinnedEntries, long died, long weakRefs, long gcCount, LiveFilter filter,
+                       boolean gcForced) {
+
+    public static final LiveInfo NONE = new LiveInfo(false, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, LiveFilter.NONE, false);
+}
