@@ -16,6 +16,14 @@ Sampler* sampler = nullptr;
 jvmtiEnv* jvmtiForGc = nullptr;
 std::string initError;
 
+// May not use JNI or block: a counter bump only.
+void JNICALL onGarbageCollectionFinish(jvmtiEnv*) {
+    Sampler* s = sampler;
+    if (s != nullptr) {
+        s->live().onGcFinish();
+    }
+}
+
 void JNICALL onSampledObjectAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size) {
     Sampler* s = sampler;
     if (s != nullptr) {
@@ -39,8 +47,15 @@ bool initialize(JavaVM* vm) {
         initError = "JVMTI refused the line-number and source-file capabilities";
         return false;
     }
+    // GC-end events make the live table's GC clock exact where the collector posts them; without
+    // them the Java side's GC MXBean count is used, so failure here is not an error.
+    // The event itself is enabled only while objects are tracked (Sampler).
+    jvmtiCapabilities gcCaps{};
+    gcCaps.can_generate_garbage_collection_events = 1;
+    jvmti->AddCapabilities(&gcCaps);
     jvmtiEventCallbacks callbacks{};
     callbacks.SampledObjectAlloc = onSampledObjectAlloc;
+    callbacks.GarbageCollectionFinish = onGarbageCollectionFinish;
     if (jvmti->SetEventCallbacks(&callbacks, sizeof callbacks) != JVMTI_ERROR_NONE) {
         initError = "JVMTI refused heaptap's event callbacks";
         return false;
@@ -103,7 +118,7 @@ JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_maintainLive0(JNI
 }
 
 JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_setGcCount0(JNIEnv*, jclass, jlong count) {
-    if (sampler != nullptr) sampler->live().setGcEpoch(static_cast<uint64_t>(count));
+    if (sampler != nullptr) sampler->live().setJavaGcCount(static_cast<uint64_t>(count));
 }
 
 JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_weakRefs0(JNIEnv*, jclass) {

@@ -3,8 +3,16 @@
 #include <algorithm>
 #include <unordered_set>
 
+uint64_t LiveTable::gcEpoch() const {
+    uint64_t finishes = jvmtiGcFinishes_.load(std::memory_order_acquire);
+    return finishes > 0 ? jvmtiBase_.load(std::memory_order_acquire) + finishes : javaGcCount_.load(std::memory_order_acquire);
+}
+
 void LiveTable::enable(uint32_t budget) {
     std::lock_guard<std::mutex> guard(lock_);
+    if (jvmtiGcFinishes_.load() == 0) {
+        jvmtiBase_.store(javaGcCount_.load());
+    }
     budget_ = budget < 2 ? 2 : budget;
     entries_.reserve(budget_);
     while (entries_.size() > budget_) {
@@ -22,10 +30,18 @@ double LiveTable::uniformLocked() {
 }
 
 void LiveTable::thinLocked() {
+    uint64_t epoch = gcEpoch();
+    size_t young = 0;
+    for (const LiveEntry& e : entries_) {
+        if (e.gcEpoch >= epoch) young++;
+    }
+    bool youngOnly = young * 2 >= entries_.size();
     size_t kept = 0;
     for (size_t i = 0; i < entries_.size(); i++) {
         LiveEntry e = entries_[i];
-        if (uniformLocked() < 0.5) {
+        if (youngOnly && e.gcEpoch < epoch) {
+            entries_[kept++] = e;  // an old entry, spared this time: its weight is unchanged
+        } else if (uniformLocked() < 0.5) {
             e.objects *= 2;
             e.bytes *= 2;
             entries_[kept++] = e;
@@ -77,8 +93,7 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
     // Its probability of being here: keep_ if the coin above was flipped, keepAtDecision if p rose
     // meanwhile (maintenance raises it); either way the smaller of the two.
     double p = std::min(keep_, keepAtDecision);
-    entries_.push_back(LiveEntry{ref, site, size, objects / p, bytes / p, nowNanos,
-                                 gcEpoch_.load(std::memory_order_acquire)});
+    entries_.push_back(LiveEntry{ref, site, size, objects / p, bytes / p, nowNanos, gcEpoch()});
     counters_.admitted++;
 }
 
@@ -128,6 +143,7 @@ void LiveTable::maintainLocked(JNIEnv* jni) {
 }
 
 void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
+    // nowNanos goes out first: it lets the reader relate ages to its own clock (both monotonic).
     std::lock_guard<std::mutex> maintenance(maintenance_);
     maintainLocked(jni);
     std::vector<LiveEntry> entries;
@@ -141,7 +157,8 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
         keep = keep_;
         budget = budget_;
     }
-    uint64_t epoch = gcEpoch_.load();
+    uint64_t epoch = gcEpoch();
+    out.u64(static_cast<uint64_t>(nowNanos));
     out.u8(enabled() ? 1 : 0);
     out.u32(budget);
     out.f64(keep);

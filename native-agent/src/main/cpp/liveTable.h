@@ -2,11 +2,18 @@
 // old those objects are and how many GCs they survived.
 //
 // The table has a fixed budget. When it is full it is thinned instead of refusing new samples:
-// every entry is kept with probability 1/2 and survivors' weights double, and new samples are
-// admitted with the current keep-probability p and weight 1/p. Every estimate stays unbiased.
-// Unlike a keep-probability that only ever falls, p doubles again (up to 1) whenever cleaning
-// leaves the table at most a quarter full: a long capture with heavy garbage would otherwise
-// drive p, and with it the precision of the live estimate, down for good.
+// entries are kept with probability 1/2 and survivors' weights double, and new samples are
+// admitted with the current keep-probability p and weight 1/p. Every entry's weight is the
+// inverse of its own probability of being in the table, so every estimate stays unbiased.
+//
+// Two refinements of the plain scheme, both still unbiased:
+// - Young entries first. Between two GCs the table fills with garbage that is about to die;
+//   thinning everything uniformly then halves the long-lived objects at every fill (dozens of
+//   times a second under heavy garbage) until none is left. So when at least half the table is
+//   young (allocated since the last GC), only young entries are thinned; old entries are thinned
+//   only when they fill half the table by themselves.
+// - p recovers: it doubles again (up to 1) whenever cleaning leaves the table at most a quarter
+//   full, so one burst of garbage does not lower the precision of the rest of the capture.
 //
 // Locking: lock_ guards the table and is held only for vector work, never across JNI.
 // Weak references are deleted in one place only, maintain() (and clear()), which run under
@@ -62,7 +69,11 @@ class LiveTable {
     // Deletes every weak reference and frees the table.
     void clear(JNIEnv* jni);
 
-    void setGcEpoch(uint64_t epoch) { gcEpoch_.store(epoch, std::memory_order_release); }
+    // The GC clock: collections reported by the Java side (GC MXBeans), unless the collector posts
+    // JVMTI GarbageCollectionFinish events, which are counted exactly when each GC ends.
+    void setJavaGcCount(uint64_t count) { javaGcCount_.store(count, std::memory_order_release); }
+    void onGcFinish() { jvmtiGcFinishes_.fetch_add(1, std::memory_order_acq_rel); }
+    uint64_t gcEpoch() const;
     uint64_t weakRefsHeld() const { return weakRefs_.load(); }
     uint64_t memoryBytes();
 
@@ -74,7 +85,9 @@ class LiveTable {
     std::mutex maintenance_;
     std::mutex lock_;
     std::atomic<bool> enabled_{false};
-    std::atomic<uint64_t> gcEpoch_{0};
+    std::atomic<uint64_t> javaGcCount_{0};
+    std::atomic<uint64_t> jvmtiGcFinishes_{0};
+    std::atomic<uint64_t> jvmtiBase_{0};   // Java count when tracking began: JVMTI counts continue it
     std::atomic<uint64_t> weakRefs_{0};  // created minus deleted: 0 after clear()
     uint32_t budget_ = 0;
     double keep_ = 1.0;

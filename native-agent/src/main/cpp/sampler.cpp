@@ -38,6 +38,8 @@ StartResult Sampler::start(int64_t intervalBytes, int64_t durationNanos, const L
     store_.startCapture(generation, limits);
     if (liveBudget > 0) {
         live_.enable(liveBudget);
+        // Harmless if the GC-events capability was refused: the Java GC count is used then.
+        jvmti_->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, nullptr);
     } else {
         live_.disable();
     }
@@ -81,6 +83,7 @@ void Sampler::clear(JNIEnv* jni) {
     uint64_t generation = generation_.load() + 1;
     generation_.store(generation);
     live_.clear(jni);
+    jvmti_->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, nullptr);
     store_.clear(generation);
     methods_.clear();
 }

@@ -148,11 +148,14 @@ public final class Controller {
         if (state == SessionState.IDLE) {
             throw new IllegalStateException("nothing to dump: no capture has run since the agent was loaded or reset");
         }
+        long bornBefore = Long.MAX_VALUE;
         if (gc) {
+            // Show what survived the collection: objects allocated during or after it are untested.
+            bornBefore = System.nanoTime();
             agent.forceGc();
             agent.setGcCount(LiveTracker.gcCount());
         }
-        NativeSnapshot snapshot = snapshot(filter, gc);
+        NativeSnapshot snapshot = snapshot(filter, bornBefore);
         long end = state == SessionState.RECORDING ? System.nanoTime() : stopNanos;
         List<String> warnings = new ArrayList<>();
         SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
@@ -170,9 +173,9 @@ public final class Controller {
         return agent == null ? 0 : agent.weakRefs();
     }
 
-    private NativeSnapshot snapshot(LiveFilter filter, boolean gc) {
+    private NativeSnapshot snapshot(LiveFilter filter, long bornBeforeNanos) {
         try {
-            return requireAgent().snapshot(filter, gc);
+            return requireAgent().snapshot(filter, bornBeforeNanos);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -114,13 +114,16 @@ public final class NativeAgent {
         return memory0();
     }
 
-    /** The current or last capture, with the live set now seen through a filter. */
-    public NativeSnapshot snapshot(LiveFilter filter, boolean gcForced) throws IOException {
+    /**
+     * The current or last capture, with the live set now seen through a filter; objects born at or
+     * after {@code bornBeforeNanos} ({@link System#nanoTime()}) are left out, Long.MAX_VALUE for none.
+     */
+    public NativeSnapshot snapshot(LiveFilter filter, long bornBeforeNanos) throws IOException {
         byte[] bytes = snapshot0();
         if (bytes == null) {
             throw new IOException("the native agent could not produce a snapshot");
         }
-        return SnapshotDecoder.decode(bytes, filter, gcForced);
+        return SnapshotDecoder.decode(bytes, filter, bornBeforeNanos);
     }
 
     private static native String initError();

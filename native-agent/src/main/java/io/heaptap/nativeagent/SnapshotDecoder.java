@@ -36,7 +36,11 @@ final class SnapshotDecoder {
         }
     }
 
-    static NativeSnapshot decode(byte[] bytes, LiveFilter filter, boolean gcForced) throws IOException {
+    /**
+     * {@code bornBeforeNanos}: only objects allocated before this {@link System#nanoTime()} count as
+     * live (after a forced GC: what survived it, not what was allocated since); Long.MAX_VALUE for all.
+     */
+    static NativeSnapshot decode(byte[] bytes, LiveFilter filter, long bornBeforeNanos) throws IOException {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
         if (in.readInt() != MAGIC) {
             throw new IOException("not a heaptap snapshot");
@@ -105,6 +109,7 @@ final class SnapshotDecoder {
             raw.add(new RawSite(stack, type, siteSamples, objects, estimatedBytes));
         }
 
+        long nowNanos = in.readLong();  // the agent's CLOCK_MONOTONIC, the same clock as System.nanoTime()
         boolean liveEnabled = in.readUnsignedByte() != 0;
         long budget = Integer.toUnsignedLong(in.readInt());
         double keep = in.readDouble();
@@ -124,7 +129,8 @@ final class SnapshotDecoder {
         for (int i = 0; i < liveCount; i++) {
             int site = in.readInt();
             TrackedObject o = new TrackedObject(in.readLong(), in.readDouble(), in.readDouble(), in.readLong(), in.readLong());
-            if (site >= 0 && site < siteCount && filter.accepts(o)) {
+            boolean bornBefore = nowNanos - o.ageNanos() < bornBeforeNanos;
+            if (site >= 0 && site < siteCount && bornBefore && filter.accepts(o)) {
                 tracked.get(site).add(o);
             }
         }
@@ -137,7 +143,7 @@ final class SnapshotDecoder {
                     r.samples(), r.objects(), r.bytes(), LiveStats.of(tracked.get(i))));
         }
         LiveInfo live = new LiveInfo(liveEnabled, budget, liveCount, keep, admitted, skipped + refFailures, thinnings, thinned,
-                died, weakRefs, gcCount, filter, gcForced);
+                died, weakRefs, gcCount, filter, bornBeforeNanos != Long.MAX_VALUE);
         return new NativeSnapshot(generation, interval, depth, samples, drops, live, sites);
     }
 }

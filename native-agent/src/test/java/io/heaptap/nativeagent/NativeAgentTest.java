@@ -38,7 +38,7 @@ class NativeAgentTest {
         agent.start(64 * 1024, Duration.ofMinutes(1), 64, 1024, 0);
         allocateInts(256L << 20);
         agent.stop();
-        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, false);
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
 
         assertTrue(snapshot.samples() > 1000, "samples: " + snapshot.samples());
         AllocationSite site = snapshot.sites().stream().filter(s -> s.type().equals("int[]")
@@ -59,7 +59,7 @@ class NativeAgentTest {
             Thread.onSpinWait();  // let the 1 ms time box pass without allocating
         }
         allocateInts(64L << 20);
-        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, false);
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
         agent.stop();
         assertEquals(0, snapshot.samples());
         assertTrue(snapshot.drops().samplesAfterDeadline() > 0);
@@ -74,9 +74,9 @@ class NativeAgentTest {
             allocateInts(16L << 20);
             agent.stop();
             assertFalse(agent.isSampling());
-            long samples = agent.snapshot(LiveFilter.NONE, false).samples();
+            long samples = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE).samples();
             allocateInts(16L << 20);
-            assertEquals(samples, agent.snapshot(LiveFilter.NONE, false).samples(), "no samples after stop");
+            assertEquals(samples, agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE).samples(), "no samples after stop");
             assertTrue(samples > 0);
         }
     }
@@ -87,7 +87,7 @@ class NativeAgentTest {
         agent.start(8 * 1024, Duration.ofMinutes(1), 4, 1024, 0);
         recurse(20 + ThreadLocalRandom.current().nextInt(2));
         agent.stop();
-        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, false);
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
         AllocationSite site = snapshot.sites().stream().filter(s -> s.type().equals("long[]")).findFirst().orElseThrow();
         assertEquals(4, site.stack().size());
         assertTrue(site.truncated());
@@ -120,7 +120,7 @@ class NativeAgentTest {
         allocateInts(256L << 20);  // 256 MiB of garbage
         agent.stop();
         agent.forceGc();
-        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, true);
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
         AllocationSite kept = snapshot.sites().stream().filter(s -> s.type().equals("long[]")
                 && s.stack().get(0).methodName().equals("retain")).findFirst().orElseThrow();
         double relative = kept.live().estimatedBytes() / (64.0 * 1024 * 1024);
@@ -141,7 +141,7 @@ class NativeAgentTest {
         agent.start(16 * 1024, Duration.ofMinutes(1), 64, 1024, 512);
         retain(64 * 1024);  // ~4096 samples into a 512-entry table: at least 3 thinnings
         agent.stop();
-        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, false);
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
         LiveInfo live = snapshot.live();
         assertTrue(live.thinnings() >= 3, "thinnings: " + live.thinnings());
         assertTrue(live.keepProbability() <= 0.125, "keep: " + live.keepProbability());

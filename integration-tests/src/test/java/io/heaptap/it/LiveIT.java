@@ -1,0 +1,120 @@
+package io.heaptap.it;
+
+import static io.heaptap.it.workload.RetainedSets.LARGE_LENGTH;
+import static io.heaptap.it.workload.RetainedSets.MEDIUM_LENGTH;
+import static io.heaptap.it.workload.RetainedSets.SET_BYTES;
+import static io.heaptap.it.workload.RetainedSets.SMALL_LENGTH;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.heaptap.it.support.HeaptapCli;
+import io.heaptap.it.support.HeaptapCli.Result;
+import io.heaptap.it.support.Jdk;
+import io.heaptap.it.support.Profiles;
+import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.workload.RetainedSets;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The live view against retained sets of known size built while heavy garbage is produced.
+ *
+ * <p>Tolerance: at the 16 KiB interval each 80 MiB set yields ~5,100 samples (~3,300 for the
+ * 16 KiB arrays, each sampled with probability 0.63). With the large budget nothing is thinned and
+ * the relative standard deviation per site is at most ~1.8%. The 16,384-entry budget cannot hold
+ * the ~13,000 retained samples next to the garbage, so it is thinned repeatedly; the test checks
+ * that at least 700 objects per site stay tracked, which keeps the deviation under 3.75%, so 15%
+ * is over 4 sigma in both runs.
+ */
+class LiveIT {
+    static final double TOLERANCE = 0.15;
+
+    @ParameterizedTest
+    @ValueSource(ints = {1 << 20, 16384})
+    void liveBytesPerRetainedSiteMatchTheTruthAndGarbageIsNotLive(int budget) throws Exception {
+        JsonNode profile;
+        JsonNode young;
+        try (TargetJvm target = TargetJvm.start(Jdk.newest(), RetainedSets.class, List.of("-Xmx1g", "-XX:+UseG1GC"))) {
+            String pid = Long.toString(target.pid());
+            Result started = HeaptapCli.run("start", pid, "--duration", "10m", "--interval", "16k",
+                    "--live-budget", Integer.toString(budget));
+            assertEquals(0, started.exitCode(), started::toString);
+            target.send("build");
+            target.awaitLine("built", Duration.ofMinutes(2));
+            Result dump = HeaptapCli.run("dump", pid, "--format", "json", "--gc");
+            assertEquals(0, dump.exitCode(), dump::toString);
+            profile = Profiles.json(dump.stdout());
+            Result filtered = HeaptapCli.run("dump", pid, "--format", "json", "--min-gcs", "1");
+            assertEquals(0, filtered.exitCode(), filtered::toString);
+            young = Profiles.json(filtered.stdout());
+            assertTrue(target.isAlive());
+        }
+
+        JsonNode live = profile.get("live");
+        List<String> report = new ArrayList<>();
+        report.add(String.format(Locale.ROOT, "budget %d: keep-probability %s after %d thinnings, %d tracked", budget,
+                live.get("keepProbability").asText(), live.get("thinnings").asLong(), live.get("tracked").asLong()));
+        double worst = 0;
+        long minTracked = Long.MAX_VALUE;
+        for (String[] site : new String[][] {{"keepSmall", "" + SMALL_LENGTH}, {"keepMedium", "" + MEDIUM_LENGTH},
+                {"keepLarge", "" + LARGE_LENGTH}}) {
+            int length = Integer.parseInt(site[1]);
+            long truth = SET_BYTES / (16 + length) * (16 + length);
+            JsonNode s = liveSite(profile, site[0]);
+            double estimate = s.get("estimatedBytes").asDouble();
+            double error = estimate / truth - 1;
+            worst = Math.max(worst, Math.abs(error));
+            minTracked = Math.min(minTracked, s.get("tracked").asLong());
+            report.add(String.format(Locale.ROOT, "  %s: truth %,d, estimate %,.0f (%+.1f%%), tracked %d, median age %d ms, median GCs %d",
+                    site[0], truth, estimate, 100 * error, s.get("tracked").asLong(), s.get("medianAgeMillis").asLong(),
+                    s.get("medianGcs").asLong()));
+        }
+        double garbage = churnLiveBytes(profile);
+        report.add(String.format(Locale.ROOT, "  churn (garbage) live after --gc: %,.0f bytes", garbage));
+        String text = String.join("\n", report);
+        System.out.println(text);
+
+        if (budget < 65536) {
+            assertTrue(live.get("thinnings").asLong() >= 2, "the small budget must force several thinnings\n" + text);
+        } else {
+            assertEquals(0, live.get("thinnings").asLong(), "the large budget holds every sample\n" + text);
+        }
+        assertTrue(minTracked >= 700, "enough tracked objects per site for the tolerance\n" + text);
+        assertTrue(worst <= TOLERANCE, "worst live error " + worst + "\n" + text);
+        assertTrue(garbage < 0.01 * SET_BYTES, "garbage sites are near zero after a GC\n" + text);
+
+        // Age: the kept sets are older and survived more GCs than the churn, and --min-gcs 1 hides the churn.
+        JsonNode small = liveSite(young, "keepSmall");
+        assertTrue(small.get("medianGcs").asLong() >= 1, text);
+        assertTrue(churnLiveBytes(young) < 0.01 * SET_BYTES, "--min-gcs 1 removes the churn\n" + text);
+    }
+
+    static JsonNode liveSite(JsonNode profile, String method) {
+        for (JsonNode site : profile.get("sites")) {
+            JsonNode stack = site.get("stack");
+            if (stack.size() > 0 && stack.get(0).get("method").asText().equals(method) && !site.get("live").isNull()) {
+                return site.get("live");
+            }
+        }
+        throw new AssertionError("no live site for " + method);
+    }
+
+    static double churnLiveBytes(JsonNode profile) {
+        double bytes = 0;
+        for (JsonNode site : profile.get("sites")) {
+            JsonNode stack = site.get("stack");
+            if (stack.size() > 0 && stack.get(0).get("method").asText().equals("churn") && !site.get("live").isNull()) {
+                bytes += site.get("live").get("estimatedBytes").asDouble();
+            }
+        }
+        return bytes;
+    }
+}
