@@ -51,7 +51,14 @@ class BadInputIT {
                 Arguments.of(List.of("--format", "xml"), "unknown format 'xml'"),
                 Arguments.of(List.of("--out", "/no/such/folder/p.txt"), "does not exist"),
                 Arguments.of(List.of("--out", "/tmp"), "is a directory"),
-                Arguments.of(List.of("--out", "profile.data"), "cannot tell the format"));
+                Arguments.of(List.of("--out", "profile.data"), "cannot tell the format"),
+                Arguments.of(List.of("--live-budget", "0"), "live budget must be between 1 and 1048576"),
+                Arguments.of(List.of("--live-budget", "-5"), "live budget must be between 1 and 1048576"),
+                Arguments.of(List.of("--live-budget", "99999999"), "live budget must be between 1 and 1048576"),
+                Arguments.of(List.of("--min-age", "soon"), "cannot read 'soon' as a duration"),
+                Arguments.of(List.of("--min-age", "-1s"), "min age must not be negative"),
+                Arguments.of(List.of("--min-gcs", "many"), "Invalid value for option '--min-gcs'"),
+                Arguments.of(List.of("--min-gcs", "-1"), "min GCs must be 0 or more"));
     }
 
     /** With a pid that does not exist, exit code 2 (not 3) proves the check came before looking for it. */
@@ -60,6 +67,12 @@ class BadInputIT {
     void badArgumentsAreRefusedBeforeAttaching(List<String> args, String message) {
         String[] cmd = Stream.concat(Stream.of("capture", NO_SUCH_PID), args.stream()).toArray(String[]::new);
         assertOneLineError(HeaptapCli.run(cmd), 2, message);
+    }
+
+    @Test
+    void dumpChecksItsLiveViewArgumentsToo() {
+        assertOneLineError(HeaptapCli.run("dump", NO_SUCH_PID, "--min-age", "yesterday"), 2, "cannot read 'yesterday'");
+        assertOneLineError(HeaptapCli.run("dump", NO_SUCH_PID, "--min-gcs", "-3"), 2, "min GCs must be 0 or more");
     }
 
     @Test

@@ -81,6 +81,7 @@ class FaultsIT {
             assertEquals(0, HeaptapCli.run("start", pid, "--duration", "10m", "--interval", "16k").exitCode());
             target.send("allocate");
             target.awaitLine("allocated", Duration.ofSeconds(60));
+            assertTrue(liveItems(HeaptapCli.run("dump", pid, "--format", "json")) > 0, "Items of the loader are tracked");
             target.send("unload");
             assertEquals("unloaded", target.awaitLine("", Duration.ofSeconds(60)));
             Result dump = HeaptapCli.run("dump", pid, "--format", "json");
@@ -93,6 +94,7 @@ class FaultsIT {
                 }
             }
             assertTrue(frame != null, "the unloaded class's frames are still named");
+            assertEquals(0, liveItems(dump), "objects of the unloaded class are no longer live");
             assertEquals("allocate", frame.get("method").asText());
             assertEquals("Unloadable.java", frame.get("file").asText());
             assertTrue(frame.get("line").asInt() > 0);
@@ -100,6 +102,18 @@ class FaultsIT {
             assertEquals(0, HeaptapCli.run("capture", pid, "--duration", "500ms").exitCode(), "still usable afterwards");
             assertTrue(target.isAlive());
         }
+    }
+
+    /** Live objects of type Unloadable$Item in a JSON dump. */
+    static double liveItems(Result dump) {
+        assertEquals(0, dump.exitCode(), dump::toString);
+        double live = 0;
+        for (JsonNode site : Profiles.json(dump.stdout()).get("sites")) {
+            if (site.get("type").asText().equals("io.heaptap.it.workload.Unloadable$Item") && !site.get("live").isNull()) {
+                live += site.get("live").get("estimatedObjects").asDouble();
+            }
+        }
+        return live;
     }
 
     @Test
