@@ -60,13 +60,10 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
     if (!enabled()) {
         return;
     }
+    flushPendingIfLarge(jni);
     double keepAtDecision;
     {
         std::lock_guard<std::mutex> guard(lock_);
-        if (pendingDelete_.size() > 2u * budget_) {
-            counters_.skipped++;  // maintenance is behind: never let pending references pile up
-            return;
-        }
         keepAtDecision = keep_;
         if (keep_ < 1.0 && uniformLocked() >= keep_) {
             counters_.skipped++;
@@ -95,6 +92,31 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
     double p = std::min(keep_, keepAtDecision);
     entries_.push_back(LiveEntry{ref, site, size, objects / p, bytes / p, nowNanos, gcEpoch()});
     counters_.admitted++;
+}
+
+void LiveTable::flushPendingIfLarge(JNIEnv* jni) {
+    {
+        std::lock_guard<std::mutex> guard(lock_);
+        if (pendingDelete_.size() <= budget_) {
+            return;
+        }
+    }
+    // Thinned references pile up faster than the maintenance thread runs under heavy garbage.
+    // Delete them here rather than refuse samples (refusing would bias the estimate low). Only if
+    // nobody is maintaining right now: try_lock never blocks an allocating thread.
+    std::unique_lock<std::mutex> maintenance(maintenance_, std::try_to_lock);
+    if (!maintenance.owns_lock()) {
+        return;
+    }
+    std::vector<jweak> toDelete;
+    {
+        std::lock_guard<std::mutex> guard(lock_);
+        toDelete.swap(pendingDelete_);
+    }
+    for (jweak ref : toDelete) {
+        jni->DeleteWeakGlobalRef(ref);
+    }
+    weakRefs_ -= toDelete.size();
 }
 
 void LiveTable::maintain(JNIEnv* jni) {

@@ -16,9 +16,11 @@
 //   full, so one burst of garbage does not lower the precision of the rest of the capture.
 //
 // Locking: lock_ guards the table and is held only for vector work, never across JNI.
-// Weak references are deleted in one place only, maintain() (and clear()), which run under
-// maintenance_, so a reference is never checked while another thread deletes it: entries removed
-// by thinning go to pendingDelete_ and wait there.
+// Weak references are deleted only under maintenance_ (maintain(), clear(), and an allocating
+// thread that finds too many thinned references pending and can take the lock without waiting),
+// so a reference is never checked while another thread deletes it: entries removed by thinning go
+// to pendingDelete_ and wait there. No sample is ever refused for lack of room: that would bias
+// the estimate low.
 #pragma once
 #include <jni.h>
 
@@ -41,7 +43,7 @@ struct LiveEntry {
 
 struct LiveCounters {
     uint64_t admitted = 0;        // entries ever added
-    uint64_t skipped = 0;         // samples not admitted (keep-probability below 1)
+    uint64_t skipped = 0;         // samples not admitted by the keep-probability coin (weighted for)
     uint64_t thinnings = 0;       // times the table was thinned
     uint64_t thinnedEntries = 0;  // entries removed by thinning
     uint64_t died = 0;            // entries removed because their object was collected
@@ -81,6 +83,7 @@ class LiveTable {
     void thinLocked();
     double uniformLocked();
     void maintainLocked(JNIEnv* jni);
+    void flushPendingIfLarge(JNIEnv* jni);
 
     std::mutex maintenance_;
     std::mutex lock_;

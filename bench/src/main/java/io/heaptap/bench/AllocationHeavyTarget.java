@@ -43,27 +43,52 @@ public final class AllocationHeavyTarget {
         }
     }
 
+    /**
+     * GC pause time so far: the pause beans of ZGC and Shenandoah, and every bean of the
+     * stop-the-world collectors (whose collection time is pause time); G1's concurrent bean is left out.
+     */
+    static long pauseMillis() {
+        var beans = java.lang.management.ManagementFactory.getGarbageCollectorMXBeans();
+        boolean hasPauseBeans = beans.stream().anyMatch(b -> b.getName().contains("Pauses"));
+        long total = 0;
+        for (var b : beans) {
+            boolean pause = hasPauseBeans ? b.getName().contains("Pauses") : !b.getName().contains("Concurrent");
+            if (pause) {
+                total += Math.max(0, b.getCollectionTime());
+            }
+        }
+        return total;
+    }
+
     /** The stdin protocol shared by bench targets. */
     static final class Protocol {
         private Protocol() {
         }
 
         static void serve(LongAdder ops) throws Exception {
+            serve(ops, java.util.Map.of());
+        }
+
+        /** Also runs a target's own commands: each prints its own reply. */
+        static void serve(LongAdder ops, java.util.Map<String, Runnable> commands) throws Exception {
             System.out.println("ready " + ProcessHandle.current().pid());
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             String line;
             while ((line = in.readLine()) != null) {
                 String[] words = line.trim().split(" ");
-                if (words[0].equals("exit")) {
+                if (commands.containsKey(words[0])) {
+                    commands.get(words[0]).run();
+                } else if (words[0].equals("exit")) {
                     System.exit(0);
                 } else if (words[0].equals("measure")) {
                     long millis = Long.parseLong(words[1]);
                     long before = ops.sum();
+                    long pausesBefore = pauseMillis();
                     long t0 = System.nanoTime();
                     Thread.sleep(millis);  // the measuring window itself
                     long after = ops.sum();
                     double seconds = (System.nanoTime() - t0) / 1e9;
-                    System.out.println("rate " + (after - before) / seconds);
+                    System.out.println("rate " + (after - before) / seconds + " pausems " + (pauseMillis() - pausesBefore));
                 }
             }
         }

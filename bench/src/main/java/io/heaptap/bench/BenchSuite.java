@@ -83,11 +83,84 @@ public final class BenchSuite {
         }
         speed(jdks.get(jdks.size() - 1));
         memory(jdks.get(jdks.size() - 1));
+        for (String gc : List.of("-XX:+UseG1GC", "-XX:+UseZGC")) {
+            weakRefCost(jdks.get(jdks.size() - 1), gc);
+        }
+        dumpTimes(jdks.get(jdks.size() - 1));
+    }
+
+    /** GC pauses with a full table of weak references to live objects, against the same JVM without. */
+    private void weakRefCost(BenchTarget.Jdk jdk, String gc) throws Exception {
+        long window = quick ? 1000 : 10_000;
+        List<Double> before = new ArrayList<>();
+        List<Double> with = new ArrayList<>();
+        List<Double> throughput = new ArrayList<>();
+        String tracked = "?";
+        for (int rep = 0; rep < reps; rep++) {
+            try (BenchTarget t = new BenchTarget(jdk, classes, RetainingTarget.class, List.of(gc))) {
+                String pid = Long.toString(t.pid());
+                t.window(quick ? 1000 : 5000);
+                BenchTarget.Window baseline = t.window(window);
+                before.add(pausesPerSecond(baseline, window));
+                // The 130 MB set rebuilt while sampling at 1 KiB fills the 64k table with live
+                // objects; then sampling stops, so the next window measures the weak references alone.
+                commands.heaptap("start", pid, "--duration", "1h", "--interval", "1k", "--live-budget", "65536");
+                t.command("fill", "filled");
+                commands.heaptap("stop", pid);
+                t.window(quick ? 500 : 2000);
+                tracked = field(commands.heaptapOutput("status", pid), "weak refs:");
+                BenchTarget.Window held = t.window(window);
+                with.add(pausesPerSecond(held, window));
+                throughput.add(held.opsPerSecond() / baseline.opsPerSecond());
+            }
+        }
+        report.add("## GC pauses with 64k tracked weak references (" + jdk.name() + ", " + gc + ", 130 MB live set)");
+        report.add("");
+        report.add("| | GC pause, ms per second of run time, median (min–max) | throughput vs before |");
+        report.add("|---|---|---|");
+        report.add("| no weak references (before heaptap) | " + new Stats(before).plain() + " | 1 |");
+        report.add("| " + tracked + " weak references held (sampling stopped) | " + new Stats(with).plain() + " | "
+                + new Stats(throughput).ratio() + " |");
+        report.add("");
+    }
+
+    private static double pausesPerSecond(BenchTarget.Window w, long windowMillis) {
+        return w.pauseMillis() * 1000.0 / windowMillis;
+    }
+
+    /** Dump time against the number of tracked objects: CLI wall time of dump minus that of status. */
+    private void dumpTimes(BenchTarget.Jdk jdk) throws Exception {
+        report.add("## Dump time against tracked objects (" + jdk.name() + ", G1, 130 MB live set)");
+        report.add("");
+        report.add("| live budget | tracked | native memory | `dump --format pprof` wall | `status` wall (same CLI, attach, JMX) | difference ≈ dump work | pprof size |");
+        report.add("|---|---|---|---|---|---|---|");
+        for (int budget : quick ? new int[] {1024} : new int[] {1024, 16_384, 65_536, 262_144}) {
+            try (BenchTarget t = new BenchTarget(jdk, classes, RetainingTarget.class, List.of())) {
+                String pid = Long.toString(t.pid());
+                commands.heaptap("start", pid, "--duration", "1h", "--interval", "512", "--live-budget", Integer.toString(budget));
+                t.command("fill", "filled");
+                commands.heaptap("stop", pid);
+                String status = commands.heaptapOutput("status", pid);
+                List<Double> dump = new ArrayList<>();
+                List<Double> stat = new ArrayList<>();
+                Path out = Files.createTempFile("heaptap-bench-", ".pb.gz");
+                for (int i = 0; i < (quick ? 1 : 3); i++) {
+                    stat.add(commands.heaptap("status", pid));
+                    dump.add(commands.heaptap("dump", pid, "--out", out.toString()));
+                }
+                long size = Files.size(out);
+                Files.delete(out);
+                report.add(String.format(Locale.ROOT, "| %,d | %s | %s | %s | %s | %.0f ms | %,d bytes |", budget,
+                        field(status, "weak refs:"), field(status, "native mem:"), new Stats(dump).millis(),
+                        new Stats(stat).millis(), new Stats(dump).median() - new Stats(stat).median(), size));
+            }
+        }
+        report.add("");
     }
 
     private List<Tool> tools() {
-        return List.of(Tool.heaptap("512k"), Tool.heaptap("64k"), Tool.jfrProfile(),
-                Tool.asyncProfiler(asyncProfiler, "alloc", "512k"));
+        return List.of(Tool.heaptap("512k", false), Tool.heaptap("512k", true), Tool.heaptap("64k", true), Tool.jfrProfile(),
+                Tool.asyncProfiler(asyncProfiler, "alloc", "512k", false), Tool.asyncProfiler(asyncProfiler, "alloc", "512k", true));
     }
 
     private void overhead(BenchTarget.Jdk jdk, Class<?> target, String title) throws Exception {

@@ -27,7 +27,7 @@ final class BenchTarget implements AutoCloseable {
 
     BenchTarget(Jdk jdk, Path classes, Class<?> main, List<String> jvmArgs) throws IOException {
         this.jdk = jdk;
-        List<String> cmd = new ArrayList<>(List.of(jdk.bin("java").toString(), "-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch"));
+        List<String> cmd = new ArrayList<>(List.of(jdk.bin("java").toString(), "-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"));
         if (jdk.feature() >= 21) {
             cmd.add("-XX:+EnableDynamicAgentLoading");
         }
@@ -43,11 +43,27 @@ final class BenchTarget implements AutoCloseable {
         return process.pid();
     }
 
-    /** Operations per second over a window of the target's own measurement. */
-    double measure(long millis) throws IOException {
+    /** What the target measured over a window: operations per second, and GC pause time. */
+    record Window(double opsPerSecond, long pauseMillis) {
+    }
+
+    Window window(long millis) throws IOException {
         in.write("measure " + millis + "\n");
         in.flush();
-        return Double.parseDouble(expect("rate ").substring(5));
+        String[] words = expect("rate ").split(" ");
+        return new Window(Double.parseDouble(words[1]), Long.parseLong(words[3]));
+    }
+
+    /** Sends a target's own command and waits for its reply line. */
+    void command(String command, String reply) throws IOException {
+        in.write(command + "\n");
+        in.flush();
+        expect(reply);
+    }
+
+    /** Operations per second over a window of the target's own measurement. */
+    double measure(long millis) throws IOException {
+        return window(millis).opsPerSecond();
     }
 
     private String expect(String prefix) throws IOException {

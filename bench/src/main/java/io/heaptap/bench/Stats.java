@@ -27,6 +27,10 @@ record Stats(List<Double> values) {
         return String.format(Locale.ROOT, "%.3f (%.3f–%.3f)", median(), min(), max());
     }
 
+    String plain() {
+        return String.format(Locale.ROOT, "%.1f (%.1f–%.1f)", median(), min(), max());
+    }
+
     String millis() {
         return String.format(Locale.ROOT, "%.0f ms (%.0f–%.0f)", median(), min(), max());
     }

@@ -14,9 +14,12 @@ record Tool(String name, String description, Action on, Action off) {
         return new Tool("none", "no agent", (t, c) -> { }, (t, c) -> { });
     }
 
-    static Tool heaptap(String interval) {
-        return new Tool("heaptap " + interval, "heaptap capture, allocation sampling at " + interval,
-                (t, c) -> c.heaptap("start", Long.toString(t.pid()), "--duration", "1h", "--interval", interval),
+    static Tool heaptap(String interval, boolean live) {
+        String mode = live ? "live" : "no-live";
+        return new Tool("heaptap " + interval + " " + mode, "heaptap capture at " + interval + (live ? " with" : " without")
+                + " live tracking",
+                (t, c) -> c.heaptap("start", Long.toString(t.pid()), "--duration", "1h", "--interval", interval,
+                        live ? "--live-budget=65536" : "--no-live"),
                 (t, c) -> c.heaptap("stop", Long.toString(t.pid())));
     }
 
@@ -27,9 +30,9 @@ record Tool(String name, String description, Action on, Action off) {
                 (t, c) -> c.run(List.of(t.jdk.bin("jcmd").toString(), Long.toString(t.pid()), "JFR.stop", "name=bench")));
     }
 
-    static Tool asyncProfiler(Path library, String event, String interval) {
-        String start = "start,event=" + event + ",alloc=" + interval;
-        return new Tool("async-profiler " + event + " " + interval, "async-profiler 4.x " + start,
+    static Tool asyncProfiler(Path library, String event, String interval, boolean live) {
+        String start = "start,event=" + event + ",alloc=" + interval + (live ? ",live" : "");
+        return new Tool("async-profiler " + event + " " + interval + (live ? " live" : ""), "async-profiler 4.x " + start,
                 (t, c) -> c.run(List.of(t.jdk.bin("jcmd").toString(), Long.toString(t.pid()), "JVMTI.agent_load",
                         library.toString(), start)),
                 (t, c) -> c.run(List.of(t.jdk.bin("jcmd").toString(), Long.toString(t.pid()), "JVMTI.agent_load",

@@ -17,10 +17,12 @@ class BenchSmokeTest {
                 "--async-profiler", System.getProperty("heaptap.asyncProfilerJar"),
                 "--jdks", System.getProperty("java.home"), "--out", out.toString()});
         String results = Files.readString(out);
-        for (String section : new String[] {"## Overhead: allocation-heavy", "## Overhead: mixed", "## Speed", "## Memory after"}) {
+        for (String section : new String[] {"## Overhead: allocation-heavy", "## Overhead: mixed", "## Speed", "## Memory after",
+                "## GC pauses with 64k tracked weak references", "-XX:+UseZGC", "## Dump time against tracked objects"}) {
             assertTrue(results.contains(section), section + " missing:\n" + results);
         }
-        for (String tool : new String[] {"| heaptap 512k |", "| heaptap 64k |", "| JFR profile |", "| async-profiler alloc 512k |"}) {
+        for (String tool : new String[] {"| heaptap 512k no-live |", "| heaptap 512k live |", "| heaptap 64k live |",
+                "| JFR profile |", "| async-profiler alloc 512k |", "| async-profiler alloc 512k live |"}) {
             assertTrue(results.contains(tool), tool + " missing:\n" + results);
         }
     }
