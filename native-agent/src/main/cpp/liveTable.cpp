@@ -77,7 +77,14 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
         return;
     }
     weakRefs_++;
-    std::lock_guard<std::mutex> guard(lock_);
+    std::unique_lock<std::mutex> guard(lock_);
+    if (!enabled()) {
+        // clear() (or stop) ran while this sample was in flight: it must not leave a reference behind.
+        guard.unlock();
+        jni->DeleteWeakGlobalRef(ref);
+        weakRefs_--;
+        return;
+    }
     while (entries_.size() >= budget_) {
         thinLocked();
     }
