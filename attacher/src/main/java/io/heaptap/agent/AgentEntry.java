@@ -1,6 +1,7 @@
 package io.heaptap.agent;
 
 import io.heaptap.cli.Version;
+import io.heaptap.jmx.HeaptapNotifications;
 import io.heaptap.jmx.MBeanRegistration;
 import io.heaptap.session.Controller;
 
@@ -13,6 +14,7 @@ import java.lang.instrument.Instrumentation;
  */
 public final class AgentEntry {
     private static Controller controller;
+    private static HeaptapNotifications notifications;
 
     private AgentEntry() {
     }
@@ -30,7 +32,9 @@ public final class AgentEntry {
     private static synchronized void start() throws Exception {
         if (controller == null) {
             controller = new Controller();
+            notifications = new HeaptapNotifications();
+            controller.addListener(notifications);
         }
-        MBeanRegistration.ensureRegistered(controller, Version.current());
+        MBeanRegistration.ensureRegistered(controller, notifications, Version.current());
     }
 }

@@ -56,6 +56,10 @@ public final class AgentConnection implements AutoCloseable {
             JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent()));
             MBeanServerConnection server = connector.getMBeanServerConnection();
             if (!server.isRegistered(MBeanRegistration.objectName())) {
+                if (ProcFiles.heaptapLoaded(target.pid()).orElse(false)) {
+                    System.err.println("heaptap: the heaptap MBean was unregistered in pid " + target.pid()
+                            + " (by the application?); registering it again");
+                }
                 loadAgent(vm, target);
                 if (!server.isRegistered(MBeanRegistration.objectName())) {
                     String error = vm.getSystemProperties().getProperty("heaptap.agent.error");

@@ -62,12 +62,14 @@ public final class TargetResolver {
                 return new Target(pid, d.displayName());
             }
         }
-        // Not listed: not a JVM, or a JVM without perf data (-XX:-UsePerfData). Attaching will tell.
+        // Not listed by the Attach API. Attaching anyway would send SIGQUIT to a process that may
+        // not be a JVM at all (its default action kills it), so heaptap refuses.
         String command = process.get().info().command().orElse("");
-        if (!command.isEmpty() && !command.endsWith("/java") && !command.endsWith("java")) {
+        if (!command.isEmpty() && !command.endsWith("/java")) {
             throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + pid + " is not a Java virtual machine (" + command + ")");
         }
-        return new Target(pid, command);
+        throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + pid + " is not a JVM that heaptap can see: the Attach API "
+                + "does not list it (not a JVM, another user's JVM, or one started with -XX:-UsePerfData)");
     }
 
     private static Target byMainClass(String name) {

@@ -16,10 +16,20 @@ final class StatusCommand extends TargetCommand {
         System.out.printf(Locale.ROOT, "pid:          %d%n", connection.target().pid());
         System.out.printf(Locale.ROOT, "state:        %s%n", h.getState());
         System.out.printf(Locale.ROOT, "started by:   %s%n", h.getStartedBy().isEmpty() ? "-" : h.getStartedBy());
+        System.out.printf(Locale.ROOT, "started at:   %s%n", h.getStartTime().isEmpty() ? "-" : h.getStartTime());
         System.out.printf(Locale.ROOT, "time left:    %.1fs%n", h.getTimeLeftMillis() / 1000.0);
-        System.out.printf(Locale.ROOT, "samples:      %,d%n", h.getSamples());
+        System.out.printf(Locale.ROOT, "interval:     %s, depth %d%n", HumanUnits.formatBytes(h.getSamplingIntervalBytes()),
+                h.getStackDepth());
+        System.out.printf(Locale.ROOT, "samples:      %,d (dropped %,d)%n", h.getSamples(), h.getSamplesDropped());
+        System.out.printf(Locale.ROOT, "allocated:    %s (estimate)%n", HumanUnits.formatBytes(h.getEstimatedAllocatedBytes()));
+        System.out.printf(Locale.ROOT, "live:         %s%n", h.isLiveTracking() || h.getTrackedObjects() > 0
+                ? String.format(Locale.ROOT, "%s (estimate) from %,d tracked objects, budget %,d, keep-probability %.4g",
+                        HumanUnits.formatBytes(h.getEstimatedLiveBytes()), h.getTrackedObjects(), h.getLiveBudget(),
+                        h.getKeepProbability())
+                : "not tracked");
         System.out.printf(Locale.ROOT, "native mem:   %s%n", HumanUnits.formatBytes(h.getNativeMemoryBytes()));
         System.out.printf(Locale.ROOT, "weak refs:    %,d%n", h.getWeakRefs());
+        System.out.printf(Locale.ROOT, "dump folder:  %s%n", h.getDumpDirectory());
         System.out.printf(Locale.ROOT, "agent:        heaptap %s%s%n", h.getAgentVersion(),
                 h.getNativeAgentError().isEmpty() ? "" : " (native agent unavailable: " + h.getNativeAgentError() + ")");
         return ExitCode.OK;

@@ -92,6 +92,15 @@ class BadInputIT {
         }
     }
 
+    /** pid 1 is never a JVM the Attach API lists: heaptap must refuse rather than send it SIGQUIT. */
+    @Test
+    void aProcessTheAttachApiDoesNotListIsNeverSignalled() {
+        Result r = HeaptapCli.run("capture", "1", "--duration", "1s");
+        assertEquals(4, r.exitCode(), r::toString);
+        assertTrue(r.stderr().contains("is not a JVM that heaptap can see") || r.stderr().contains("is not a Java virtual machine"),
+                r::toString);
+    }
+
     @Test
     void aMainClassThatMatchesNoJvmOrSeveral() throws Exception {
         assertOneLineError(HeaptapCli.run("capture", "NoSuchMainClass", "--duration", "1s"), 3,

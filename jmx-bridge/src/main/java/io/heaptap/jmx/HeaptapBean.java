@@ -1,14 +1,31 @@
 package io.heaptap.jmx;
 
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.AllocationSite;
+import io.heaptap.profile.Drops;
+import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.SessionStatus;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
-/** The MXBean: a thin adapter from JMX operations to the {@link Controller}. */
+/**
+ * The MXBean: a thin adapter from JMX to the {@link Controller}. Arguments are checked here so
+ * that a bad or missing one gives a clear {@link IllegalArgumentException} and changes nothing.
+ */
 final class HeaptapBean implements HeaptapMXBean {
+    static final int MAX_ROWS = 1000;
+    private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
+
     private final Controller controller;
     private final String version;
 
@@ -29,8 +46,38 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
+    public String getStartTime() {
+        SessionStatus s = controller.status();
+        return s.startedAt() == null ? "" : s.startedAt().toString();
+    }
+
+    @Override
     public long getTimeLeftMillis() {
         return controller.status().timeLeftMillis();
+    }
+
+    @Override
+    public long getSamplingIntervalBytes() {
+        CaptureOptions o = controller.status().options();
+        return o == null ? 0 : o.intervalBytes();
+    }
+
+    @Override
+    public int getStackDepth() {
+        CaptureOptions o = controller.status().options();
+        return o == null ? 0 : o.stackDepth();
+    }
+
+    @Override
+    public boolean isLiveTracking() {
+        CaptureOptions o = controller.status().options();
+        return o != null && o.live();
+    }
+
+    @Override
+    public int getLiveBudget() {
+        CaptureOptions o = controller.status().options();
+        return o == null || !o.live() ? 0 : o.liveBudget();
     }
 
     @Override
@@ -39,8 +86,47 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
+    public long getSamplesDropped() {
+        AllocationProfile p = controller.recentProfile();
+        if (p == null) {
+            return 0;
+        }
+        Drops d = p.info().drops();
+        return d.samplesDropped() + d.samplesWithoutStack() + d.samplesStackError();
+    }
+
+    @Override
+    public long getTrackedObjects() {
+        AllocationProfile p = controller.recentProfile();
+        return p == null ? 0 : p.liveInfo().tracked();
+    }
+
+    @Override
+    public double getKeepProbability() {
+        AllocationProfile p = controller.recentProfile();
+        return p == null ? 1 : p.liveInfo().keepProbability();
+    }
+
+    @Override
+    public double getEstimatedAllocatedBytes() {
+        AllocationProfile p = controller.recentProfile();
+        return p == null ? 0 : p.totals().estimatedBytes();
+    }
+
+    @Override
+    public double getEstimatedLiveBytes() {
+        AllocationProfile p = controller.recentProfile();
+        return p == null ? 0 : p.liveTotals().estimatedBytes();
+    }
+
+    @Override
     public long getNativeMemoryBytes() {
         return controller.status().nativeMemory();
+    }
+
+    @Override
+    public long getWeakRefs() {
+        return controller.weakRefs();
     }
 
     @Override
@@ -55,19 +141,27 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
-    public long getWeakRefs() {
-        return controller.weakRefs();
+    public String getDumpDirectory() {
+        return controller.dumpDirectory().root().toString();
     }
 
     @Override
-    public void start(String duration, String interval) {
-        controller.start(CaptureOptions.parse(duration, interval), "jmx");
+    public String getHttpUrl() {
+        return "";
+    }
+
+    @Override
+    public void start(String duration, String interval, boolean live) {
+        start(duration, interval, CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS, live,
+                CaptureOptions.DEFAULT_LIVE_BUDGET, "jmx");
     }
 
     @Override
     public void start(String duration, String interval, int stackDepth, int maxStacks, boolean live, int liveBudget,
                       String client) {
-        controller.start(CaptureOptions.parse(duration, interval, stackDepth, maxStacks, live, liveBudget), client);
+        CaptureOptions options = CaptureOptions.parse(required(duration, "duration", "30s"), required(interval, "interval", "512k"),
+                stackDepth, maxStacks, live, liveBudget);
+        controller.start(options, client == null || client.isBlank() ? "jmx" : client);
     }
 
     @Override
@@ -81,12 +175,76 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
-    public byte[] dumpBytes(String format) {
-        return dumpBytes(format, "", 0, false);
+    public String dump(String format) {
+        ProfileFormat f = ProfileFormat.parse(required(format, "format", "pprof"));
+        return dump(format, "heaptap-" + ProcessHandle.current().pid() + "-" + LocalDateTime.now().format(FILE_TIME) + f.extension());
+    }
+
+    @Override
+    public String dump(String format, String fileName) {
+        ProfileFormat f = ProfileFormat.parse(required(format, "format", "pprof"));
+        try {
+            return controller.dumpToFile(f, fileName, LiveFilter.NONE, false).toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the dump: " + e.getMessage(), e);
+        }
     }
 
     @Override
     public byte[] dumpBytes(String format, String minAge, long minGcs, boolean gc) {
-        return controller.dump(ProfileFormat.parse(format), CaptureOptions.parseFilter(minAge, minGcs), gc);
+        ProfileFormat f = ProfileFormat.parse(required(format, "format", "pprof"));
+        return controller.dump(f, CaptureOptions.parseFilter(minAge, minGcs), gc);
+    }
+
+    @Override
+    public List<AllocationRow> topAllocations(int n) {
+        AllocationProfile p = profileFor(n);
+        List<AllocationRow> rows = new ArrayList<>();
+        if (p == null) {
+            return rows;
+        }
+        double total = p.totals().estimatedBytes();
+        List<AllocationSite> sites = p.sitesByBytes();
+        for (int i = 0; i < Math.min(n, sites.size()); i++) {
+            AllocationSite s = sites.get(i);
+            rows.add(new AllocationRow(i + 1, s.type(), where(s), s.estimatedBytes(), total > 0 ? 100 * s.estimatedBytes() / total : 0,
+                    s.estimatedObjects(), s.samples()));
+        }
+        return rows;
+    }
+
+    @Override
+    public List<LiveRow> topLive(int n) {
+        AllocationProfile p = profileFor(n);
+        List<LiveRow> rows = new ArrayList<>();
+        if (p == null) {
+            return rows;
+        }
+        List<AllocationSite> sites = p.sitesByLiveBytes();
+        for (int i = 0; i < Math.min(n, sites.size()); i++) {
+            AllocationSite s = sites.get(i);
+            LiveStats l = s.live();
+            rows.add(new LiveRow(i + 1, s.type(), where(s), l.estimatedBytes(), l.estimatedObjects(), l.tracked(),
+                    l.medianAge().toMillis(), l.maxAge().toMillis(), l.medianGcs()));
+        }
+        return rows;
+    }
+
+    private AllocationProfile profileFor(int n) {
+        if (n < 1 || n > MAX_ROWS) {
+            throw new IllegalArgumentException("n must be between 1 and " + MAX_ROWS + ", not " + n);
+        }
+        return controller.recentProfile();
+    }
+
+    private static String where(AllocationSite s) {
+        return s.stack().isEmpty() ? "[no-stack]" : s.stack().get(0).displayName();
+    }
+
+    private static String required(String value, String name, String example) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(name + " is required (for example " + example + ")");
+        }
+        return value;
     }
 }

@@ -1,54 +1,111 @@
 package io.heaptap.jmx;
 
+import java.util.List;
+
 /**
  * heaptap's control surface in JConsole, VisualVM, Jolokia and the CLI, registered as
  * {@value MBeanRegistration#OBJECT_NAME}. Only open types, so every generic JMX client renders it.
+ * Every figure's description says whether it is a count or an estimate.
  */
+@Description("heaptap: time-boxed, Poisson-sampled allocation profiling and live-object tracking of this JVM")
 public interface HeaptapMXBean {
 
-    /** idle, recording or stopped. */
+    @Description("idle (nothing recorded), recording, or stopped (the last capture can still be dumped)")
     String getState();
 
-    /** Who started the current or last capture; empty when idle. */
+    @Description("Who started the current or last capture; empty when idle")
     String getStartedBy();
 
-    /** Milliseconds left in the time box; 0 unless recording. */
+    @Description("When the current or last capture started (ISO-8601); empty when idle")
+    String getStartTime();
+
+    @Description("Milliseconds left in the time box; 0 unless recording")
     long getTimeLeftMillis();
 
-    /** Samples recorded by the current or last capture (a count, not an estimate). */
+    @Description("Mean bytes allocated between samples, per thread, of the current or last capture")
+    long getSamplingIntervalBytes();
+
+    @Description("Stack frames kept per sample in the current or last capture")
+    int getStackDepth();
+
+    @Description("Whether the current or last capture tracks sampled objects (live set, age, GCs survived)")
+    boolean isLiveTracking();
+
+    @Description("Maximum tracked objects of the current or last capture")
+    int getLiveBudget();
+
+    @Description("Samples recorded by the current or last capture (a count)")
     long getSamples();
 
-    /** Estimated bytes of native memory held by the agent's tables. */
+    @Description("Samples lost or kept without their stack because a bounded table was full (a count)")
+    long getSamplesDropped();
+
+    @Description("Sampled objects tracked and alive now (a count)")
+    long getTrackedObjects();
+
+    @Description("Probability a new sample enters the live table (1 = never thinned)")
+    double getKeepProbability();
+
+    @Description("Bytes allocated during the current or last capture (an estimate)")
+    double getEstimatedAllocatedBytes();
+
+    @Description("Bytes held by live objects now (an estimate)")
+    double getEstimatedLiveBytes();
+
+    @Description("Bytes of native memory held by the agent's tables (the agent's own count)")
     long getNativeMemoryBytes();
 
-    /** Why the native agent is unavailable; empty when it works. */
-    String getNativeAgentError();
-
-    /** heaptap's version. */
-    String getAgentVersion();
-
-    /** JNI weak references held for live tracking (0 after reset). */
+    @Description("JNI weak references held for live tracking; 0 after reset (a count)")
     long getWeakRefs();
 
-    /** Starts a capture with live tracking and the default depth and budgets. */
-    void start(String duration, String interval);
+    @Description("Why the native agent is unavailable; empty when it works")
+    String getNativeAgentError();
 
-    /** Starts a capture with every option; client says who starts it. */
-    void start(String duration, String interval, int stackDepth, int maxStacks, boolean live, int liveBudget, String client);
+    @Description("heaptap's version")
+    String getAgentVersion();
 
-    /** Ends the capture now; harmless when nothing is recording. */
+    @Description("The folder that dump writes files into (only there)")
+    String getDumpDirectory();
+
+    @Description("The URL of heaptap's HTTP endpoint when it serves; empty otherwise")
+    String getHttpUrl();
+
+    @Description("Starts a capture with the default stack depth and budgets")
+    void start(@Description(name = "duration", value = "Time box, e.g. 30s, 2m (max 24h)") String duration,
+               @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k") String interval,
+               @Description(name = "live", value = "Track sampled objects (live set, age, GCs survived)") boolean live);
+
+    @Description("Starts a capture with every option")
+    void start(@Description(name = "duration", value = "Time box, e.g. 30s, 2m (max 24h)") String duration,
+               @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k") String interval,
+               @Description(name = "stackDepth", value = "Stack frames kept per sample, 1-2048") int stackDepth,
+               @Description(name = "maxStacks", value = "Distinct stacks kept, 1-1048576") int maxStacks,
+               @Description(name = "live", value = "Track sampled objects") boolean live,
+               @Description(name = "liveBudget", value = "Maximum tracked objects, 1-1048576") int liveBudget,
+               @Description(name = "client", value = "Who starts it (shown to anyone who finds it running)") String client);
+
+    @Description("Ends the capture now; harmless when nothing is recording. Tracked objects stay tracked until reset")
     void stop();
 
-    /** Forgets everything recorded; harmless when idle. */
+    @Description("Forgets everything recorded and deletes every weak reference; harmless when idle")
     void reset();
 
-    /** The dump of the current or last capture in a format (text, pprof, collapsed, json, html), as bytes. */
-    byte[] dumpBytes(String format);
+    @Description("Writes a dump of the current or last capture into the dump directory and returns its path")
+    String dump(@Description(name = "format", value = "text, pprof, collapsed, json or html") String format);
 
-    /**
-     * The dump with the live view filtered to objects at least {@code minAge} old (e.g. 10s, empty
-     * for any) that survived at least {@code minGcs} collections; {@code gc} forces a full
-     * collection first, which pauses the application.
-     */
-    byte[] dumpBytes(String format, String minAge, long minGcs, boolean gc);
+    @Description("Writes a dump under a plain file name into the dump directory and returns its path")
+    String dump(@Description(name = "format", value = "text, pprof, collapsed, json or html") String format,
+                @Description(name = "fileName", value = "A plain file name, e.g. profile.pb.gz (no folders)") String fileName);
+
+    @Description("The dump as bytes (what the CLI streams back); the live view filtered by age and GCs survived")
+    byte[] dumpBytes(@Description(name = "format", value = "text, pprof, collapsed, json or html") String format,
+                     @Description(name = "minAge", value = "Only live objects at least this old, e.g. 10s; empty for all") String minAge,
+                     @Description(name = "minGcs", value = "Only live objects that survived this many GCs") long minGcs,
+                     @Description(name = "gc", value = "Force a full GC first (pauses the application)") boolean gc);
+
+    @Description("The top allocation sites of the current or last capture")
+    List<AllocationRow> topAllocations(@Description(name = "n", value = "How many rows, 1-1000") int n);
+
+    @Description("The top sites holding live objects now")
+    List<LiveRow> topLive(@Description(name = "n", value = "How many rows, 1-1000") int n);
 }

@@ -26,18 +26,21 @@ public final class MBeanRegistration {
     }
 
     /**
-     * Registers the MXBean unless it is there already (loading the agent twice, or the application
-     * having unregistered it, both end with exactly one registered bean).
+     * Registers the MXBean unless it is there already. Loading the agent twice, or the application
+     * having unregistered it, both end with exactly one registered bean. Returns whether it had to
+     * register it.
      */
-    public static void ensureRegistered(Controller controller, String version) throws JMException {
+    public static boolean ensureRegistered(Controller controller, HeaptapNotifications notifications, String version)
+            throws JMException {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         if (server.isRegistered(objectName())) {
-            return;
+            return false;
         }
         try {
-            server.registerMBean(new HeaptapBean(controller, version), objectName());
+            server.registerMBean(new DescribedMXBean(new HeaptapBean(controller, version), notifications.emitter()), objectName());
+            return true;
         } catch (InstanceAlreadyExistsException raced) {
-            // registered meanwhile by a concurrent load: fine
+            return false;  // registered meanwhile by a concurrent load: fine
         }
     }
 }

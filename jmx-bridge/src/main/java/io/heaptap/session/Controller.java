@@ -12,10 +12,12 @@ import io.heaptap.profile.format.ProfileWriter;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -39,6 +41,8 @@ public final class Controller {
     private final String nativeError;
     private final ScheduledExecutorService timer;
     private final TargetInfo target;
+    private final DumpDirectory dumpDirectory;
+    private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
 
     private SessionState state = SessionState.IDLE;
     private CaptureOptions options;
@@ -47,8 +51,15 @@ public final class Controller {
     private long startNanos;
     private long stopNanos;
     private ScheduledFuture<?> deadline;
+    private AllocationProfile recentProfile;
+    private long recentProfileNanos;
 
     public Controller() {
+        this(DumpDirectory.forThisJvm());
+    }
+
+    public Controller(DumpDirectory dumpDirectory) {
+        this.dumpDirectory = dumpDirectory;
         NativeAgent loaded = null;
         String error = null;
         try {
@@ -88,30 +99,64 @@ public final class Controller {
         startedAt = Instant.now();
         startNanos = System.nanoTime();
         state = SessionState.RECORDING;
+        recentProfile = null;
         deadline = timer.schedule(this::timeBoxEnded, requested.duration().toNanos(), TimeUnit.NANOSECONDS);
+        SessionStatus started = status();
+        listeners.forEach(l -> l.captureStarted(started));
     }
 
     private synchronized void timeBoxEnded() {
         if (state == SessionState.RECORDING && System.nanoTime() - startNanos >= options.duration().toNanos()) {
-            stopSampling();
+            stopSampling("time box ended");
         }
     }
 
     /** Ends the capture now. Harmless when nothing is recording. */
     public synchronized void stop() {
         if (state == SessionState.RECORDING) {
-            stopSampling();
+            stopSampling("stopped");
         }
     }
 
-    private void stopSampling() {
+    private void stopSampling(String reason) {
         agent.stop();
         stopNanos = System.nanoTime();
         state = SessionState.STOPPED;
+        recentProfile = null;
         if (deadline != null) {
             deadline.cancel(false);
             deadline = null;
         }
+        SessionStatus ended = status();
+        listeners.forEach(l -> l.captureEnded(ended, reason));
+    }
+
+    public void addListener(SessionListener listener) {
+        listeners.add(listener);
+    }
+
+    public DumpDirectory dumpDirectory() {
+        return dumpDirectory;
+    }
+
+    /**
+     * The profile as of at most a second ago, for attribute reads (JConsole polls every few
+     * seconds; a fresh snapshot per attribute would be wasted work). Null when idle.
+     */
+    public synchronized AllocationProfile recentProfile() {
+        if (state == SessionState.IDLE) {
+            return null;
+        }
+        if (recentProfile == null || System.nanoTime() - recentProfileNanos > TimeUnit.SECONDS.toNanos(1)) {
+            recentProfile = profile(LiveFilter.NONE, false);
+            recentProfileNanos = System.nanoTime();
+        }
+        return recentProfile;
+    }
+
+    /** Writes a dump into the dump directory under a plain file name and returns its path. */
+    public Path dumpToFile(ProfileFormat format, String fileName, LiveFilter filter, boolean gc) throws IOException {
+        return dumpDirectory.write(fileName, dump(format, filter, gc));
     }
 
     /** Forgets everything and returns to idle. Harmless when idle. */
@@ -125,6 +170,7 @@ public final class Controller {
             agent.clear();
         }
         state = SessionState.IDLE;
+        recentProfile = null;
         options = null;
         startedBy = null;
         startedAt = null;

@@ -1,0 +1,71 @@
+package io.heaptap.jmx;
+
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.Optional;
+
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanInfo;
+import javax.management.MBeanOperationInfo;
+import javax.management.MBeanParameterInfo;
+import javax.management.NotificationEmitter;
+import javax.management.StandardEmitterMBean;
+
+/**
+ * The MXBean as JConsole and VisualVM show it: descriptions and real parameter names from the
+ * {@link Description} annotations of {@link HeaptapMXBean}, instead of JMX's "p1", "p2".
+ */
+final class DescribedMXBean extends StandardEmitterMBean {
+
+    DescribedMXBean(HeaptapMXBean bean, NotificationEmitter emitter) {
+        super(bean, HeaptapMXBean.class, true, emitter);
+    }
+
+    @Override
+    protected String getDescription(MBeanInfo info) {
+        return HeaptapMXBean.class.getAnnotation(Description.class).value();
+    }
+
+    @Override
+    protected String getDescription(MBeanAttributeInfo info) {
+        for (String prefix : new String[] {"get", "is"}) {
+            try {
+                return describe(HeaptapMXBean.class.getMethod(prefix + info.getName()));
+            } catch (NoSuchMethodException e) {
+                // try the other prefix
+            }
+        }
+        return info.getDescription();
+    }
+
+    @Override
+    protected String getDescription(MBeanOperationInfo op) {
+        return operation(op).map(DescribedMXBean::describe).orElse(op.getDescription());
+    }
+
+    @Override
+    protected String getDescription(MBeanOperationInfo op, MBeanParameterInfo param, int sequence) {
+        return parameter(op, sequence).map(Description::value).orElse(param.getDescription());
+    }
+
+    @Override
+    protected String getParameterName(MBeanOperationInfo op, MBeanParameterInfo param, int sequence) {
+        return parameter(op, sequence).map(Description::name).filter(n -> !n.isEmpty()).orElse(param.getName());
+    }
+
+    private static String describe(Method m) {
+        Description d = m.getAnnotation(Description.class);
+        return d == null ? m.getName() : d.value();
+    }
+
+    /** Overloads of heaptap's operations differ in their number of parameters. */
+    private static Optional<Method> operation(MBeanOperationInfo op) {
+        return Arrays.stream(HeaptapMXBean.class.getMethods())
+                .filter(m -> m.getName().equals(op.getName()) && m.getParameterCount() == op.getSignature().length)
+                .findFirst();
+    }
+
+    private static Optional<Description> parameter(MBeanOperationInfo op, int sequence) {
+        return operation(op).map(m -> m.getParameters()[sequence].getAnnotation(Description.class));
+    }
+}

@@ -1,0 +1,50 @@
+package io.heaptap.jmx;
+
+import io.heaptap.profile.HumanUnits;
+import io.heaptap.session.SessionListener;
+import io.heaptap.session.SessionStatus;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+
+import javax.management.MBeanNotificationInfo;
+import javax.management.Notification;
+import javax.management.NotificationBroadcasterSupport;
+
+/** The MXBean's notifications: a capture started; a capture ended (time box or stop), with a summary. */
+public final class HeaptapNotifications implements SessionListener {
+    public static final String STARTED = "io.heaptap.capture.started";
+    public static final String ENDED = "io.heaptap.capture.ended";
+
+    private final NotificationBroadcasterSupport emitter = new NotificationBroadcasterSupport(
+            new MBeanNotificationInfo(new String[] {STARTED}, Notification.class.getName(),
+                    "A capture started: who started it, its time box and interval"),
+            new MBeanNotificationInfo(new String[] {ENDED}, Notification.class.getName(),
+                    "A capture ended (its time box ended, or it was stopped), with a summary"));
+    private final AtomicLong sequence = new AtomicLong();
+
+    NotificationBroadcasterSupport emitter() {
+        return emitter;
+    }
+
+    @Override
+    public void captureStarted(SessionStatus s) {
+        send(STARTED, String.format(Locale.ROOT, "capture started by %s: %s at interval %s, live tracking %s",
+                s.startedBy(), HumanUnits.formatDuration(s.options().duration()), HumanUnits.formatBytes(s.options().intervalBytes()),
+                s.options().live() ? "on" : "off"));
+    }
+
+    @Override
+    public void captureEnded(SessionStatus s, String reason) {
+        Duration ran = Duration.between(s.startedAt(), Instant.now());
+        send(ENDED, String.format(Locale.ROOT, "capture ended (%s) after %s: %,d samples; dump it with the dump operation",
+                reason, HumanUnits.formatDuration(ran), s.samples()));
+    }
+
+    private void send(String type, String message) {
+        emitter.sendNotification(new Notification(type, MBeanRegistration.objectName(), sequence.incrementAndGet(),
+                System.currentTimeMillis(), message));
+    }
+}
