@@ -62,10 +62,14 @@ public final class TargetResolver {
                 return new Target(pid, d.displayName());
             }
         }
-        // Not listed by the Attach API. Attaching anyway would send SIGQUIT to a process that may
-        // not be a JVM at all (its default action kills it), so heaptap refuses.
+        // Not listed by the Attach API (attach disabled, or no perf data). A java launcher may still
+        // be attachable, and the JDK refuses a JVM with attach disabled without signalling it. Any
+        // other process is refused: attaching would send it SIGQUIT, whose default action kills it.
         String command = process.get().info().command().orElse("");
-        if (!command.isEmpty() && !command.endsWith("/java")) {
+        if (command.endsWith("/java")) {
+            return new Target(pid, command);
+        }
+        if (!command.isEmpty()) {
             throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + pid + " is not a Java virtual machine (" + command + ")");
         }
         throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + pid + " is not a JVM that heaptap can see: the Attach API "
