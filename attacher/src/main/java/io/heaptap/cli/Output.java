@@ -1,12 +1,11 @@
 package io.heaptap.cli;
 
+import io.heaptap.profile.format.AtomicFile;
 import io.heaptap.profile.format.ProfileFormat;
 
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Where a dump goes and in which format. Checked before attaching, so a typo in --out never costs
@@ -52,16 +51,6 @@ public record Output(ProfileFormat format, Path file) {
             System.out.flush();
             return;
         }
-        Path tmp = Files.createTempFile(file.getParent(), "." + file.getFileName(), ".tmp");
-        try {
-            Files.write(tmp, bytes);
-            try {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicFile.write(file, bytes);
     }
 }

@@ -1,12 +1,12 @@
 package io.heaptap.session;
 
+import io.heaptap.profile.format.AtomicFile;
+
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
@@ -38,18 +38,7 @@ public final class DumpDirectory {
                 LinkOption.NOFOLLOW_LINKS))) {
             throw new IllegalArgumentException("refused '" + fileName + "': it exists in " + dir + " and is not a plain file");
         }
-        Path tmp = Files.createTempFile(dir, ".heaptap-", ".tmp");
-        try {
-            Files.write(tmp, bytes);
-            try {
-                // rename() replaces a link planted meanwhile instead of following it
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicFile.write(file, bytes);
         return file;
     }
 
