@@ -36,7 +36,8 @@ class FaultsIT {
     void ctrlCStopsTheCaptureInTheTargetAndStillWritesTheProfile() throws Exception {
         Path out = Paths.workDir("ctrl-c").resolve("profile.json");
         try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class)) {
-            Process cli = HeaptapCli.start("capture", Long.toString(target.pid()), "--duration", "10m", "--out", out.toString());
+            Process cli = HeaptapCli.startLikeATerminal("capture", Long.toString(target.pid()), "--duration", "10m", "--out",
+                    out.toString());
             Wait.forState(target.pid(), "recording", Duration.ofSeconds(60));
             new ProcessBuilder("kill", "-INT", Long.toString(cli.pid())).start().waitFor();
             Result r = HeaptapCli.finish(cli);

@@ -50,6 +50,15 @@ public final class HeaptapCli {
         return start(List.of(), args);
     }
 
+    /**
+     * Starts heaptap with SIGINT at its default disposition, as in a terminal. A process started in
+     * the background by a non-interactive shell inherits SIGINT as ignored, and the JVM then
+     * ignores Ctrl-C too; the test of Ctrl-C must not depend on how the build was launched.
+     */
+    public static Process startLikeATerminal(String... args) {
+        return start(List.of("env", "--default-signal=INT"), args);
+    }
+
     private static Process start(List<String> prefix, String... args) {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.add(Jdk.current().java().toString());
