@@ -15,8 +15,6 @@ package io.heaptap.profile;
 public record Drops(long samplesDropped, long samplesWithoutStack, long samplesStackError, long samplesTruncated,
                     long samplesAfterDeadline, long classesDropped, long methodsUnresolved) {
 
-    public static final Drops NONE = new Drops(0, 0, 0, 0, 0, 0, 0);
-
     /** Whether anything was lost or degraded (refusals after the deadline are not a loss). */
     public boolean anyLoss() {
         return samplesDropped + samplesWithoutStack + samplesStackError + samplesTruncated + classesDropped

@@ -22,6 +22,4 @@ package io.heaptap.profile;
 public record LiveInfo(boolean enabled, long budget, long tracked, double keepProbability, long admitted, long skipped,
                        long thinnings, long thinnedEntries, long died, long weakRefs, long gcCount, LiveFilter filter,
                        boolean gcForced) {
-
-    public static final LiveInfo NONE = new LiveInfo(false, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, LiveFilter.NONE, false);
 }

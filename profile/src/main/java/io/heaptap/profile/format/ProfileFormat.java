@@ -34,7 +34,7 @@ public enum ProfileFormat {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    public static String choices() {
+    private static String choices() {
         return Arrays.stream(values()).map(ProfileFormat::id).collect(Collectors.joining(", "));
     }
 
