@@ -92,13 +92,15 @@ JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_initError(JNIE
 // Returns null on success, or "<code>:<message>" with code as in StartResult.
 JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv* env, jclass, jlong interval,
                                                                        jlong durationNanos, jint depth, jint maxStacks,
-                                                                       jint liveBudget) {
+                                                                       jint liveBudget, jlong largeThreshold,
+                                                                       jint largeBudget) {
     if (sampler == nullptr) {
         return env->NewStringUTF(("3:" + initError).c_str());
     }
     std::string error;
     StartResult result = sampler->start(interval, durationNanos, limitsFrom(depth, maxStacks),
-                                        liveBudget > 0 ? static_cast<uint32_t>(liveBudget) : 0, error);
+                                        liveBudget > 0 ? static_cast<uint32_t>(liveBudget) : 0, largeThreshold,
+                                        largeBudget > 0 ? static_cast<uint32_t>(largeBudget) : 2, error);
     if (result == StartResult::kOk) {
         return nullptr;
     }

@@ -8,17 +8,43 @@ uint64_t LiveTable::gcEpoch() const {
     return finishes > 0 ? jvmtiBase_.load(std::memory_order_acquire) + finishes : javaGcCount_.load(std::memory_order_acquire);
 }
 
-void LiveTable::enable(uint32_t budget) {
+void LiveTable::enable(uint32_t budget, int64_t largeThreshold, uint32_t largeBudget) {
     std::lock_guard<std::mutex> guard(lock_);
     if (jvmtiGcFinishes_.load() == 0) {
         jvmtiBase_.store(javaGcCount_.load());
     }
     budget_ = budget < 2 ? 2 : budget;
+    largeThreshold_ = largeThreshold > 0 ? largeThreshold : 0;
+    largeBudget_ = largeBudget < 2 ? 2 : largeBudget;
     entries_.reserve(budget_);
-    while (entries_.size() > budget_) {
+    while (entries_.size() - largeCount_ > budget_) {
         thinLocked();  // a smaller budget than last time: thin down to it
     }
+    while (largeCount_ > largeBudget_) {
+        thinLargeLocked();
+    }
     enabled_.store(true, std::memory_order_release);
+}
+
+void LiveTable::thinLargeLocked() {
+    size_t kept = 0;
+    for (size_t i = 0; i < entries_.size(); i++) {
+        LiveEntry e = entries_[i];
+        if (!e.large) {
+            entries_[kept++] = e;
+        } else if (uniformLocked() < 0.5) {
+            e.objects *= 2;
+            e.bytes *= 2;
+            entries_[kept++] = e;
+        } else {
+            pendingDelete_.push_back(e.ref);
+            counters_.thinnedEntries++;
+            largeCount_--;
+        }
+    }
+    entries_.resize(kept);
+    keepLarge_ /= 2;
+    counters_.thinnings++;
 }
 
 double LiveTable::uniformLocked() {
@@ -33,13 +59,13 @@ void LiveTable::thinLocked() {
     uint64_t epoch = gcEpoch();
     size_t young = 0;
     for (const LiveEntry& e : entries_) {
-        if (e.gcEpoch >= epoch) young++;
+        if (!e.large && e.gcEpoch >= epoch) young++;
     }
-    bool youngOnly = young * 2 >= entries_.size();
+    bool youngOnly = young * 2 >= entries_.size() - largeCount_;
     size_t kept = 0;
     for (size_t i = 0; i < entries_.size(); i++) {
         LiveEntry e = entries_[i];
-        if (youngOnly && e.gcEpoch < epoch) {
+        if (e.large || (youngOnly && e.gcEpoch < epoch)) {
             entries_[kept++] = e;  // an old entry, spared this time: its weight is unchanged
         } else if (uniformLocked() < 0.5) {
             e.objects *= 2;
@@ -62,10 +88,13 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
     }
     flushPendingIfLarge(jni);
     double keepAtDecision;
+    bool large;
     {
         std::lock_guard<std::mutex> guard(lock_);
-        keepAtDecision = keep_;
-        if (keep_ < 1.0 && uniformLocked() >= keep_) {
+        large = largeThreshold_ > 0 && size >= largeThreshold_;
+        double& keep = large ? keepLarge_ : keep_;
+        keepAtDecision = keep;
+        if (keep < 1.0 && uniformLocked() >= keep) {
             counters_.skipped++;
             return;
         }
@@ -85,19 +114,29 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
         weakRefs_--;
         return;
     }
-    while (entries_.size() >= budget_) {
-        thinLocked();
+    if (large) {
+        while (largeCount_ >= largeBudget_) {
+            thinLargeLocked();
+        }
+    } else {
+        while (entries_.size() - largeCount_ >= budget_) {
+            thinLocked();
+        }
     }
+    double keep = large ? keepLarge_ : keep_;
     // Thinning since the decision lowered p: keep this sample with the conditional probability.
-    if (keep_ < keepAtDecision && uniformLocked() >= keep_ / keepAtDecision) {
+    if (keep < keepAtDecision && uniformLocked() >= keep / keepAtDecision) {
         pendingDelete_.push_back(ref);
         counters_.skipped++;
         return;
     }
-    // Its probability of being here: keep_ if the coin above was flipped, keepAtDecision if p rose
+    // Its probability of being here: keep if the coin above was flipped, keepAtDecision if p rose
     // meanwhile (maintenance raises it); either way the smaller of the two.
-    double p = std::min(keep_, keepAtDecision);
-    entries_.push_back(LiveEntry{ref, site, size, objects / p, bytes / p, nowNanos, gcEpoch()});
+    double p = std::min(keep, keepAtDecision);
+    entries_.push_back(LiveEntry{ref, site, size, objects / p, bytes / p, nowNanos, gcEpoch(), large});
+    if (large) {
+        largeCount_++;
+    }
     counters_.admitted++;
 }
 
@@ -156,13 +195,17 @@ void LiveTable::maintainLocked(JNIEnv* jni) {
                 if (isDead(e)) {
                     toDelete.push_back(e.ref);
                     counters_.died++;
+                    if (e.large) largeCount_--;
                 }
             }
             entries_.erase(std::remove_if(entries_.begin(), entries_.end(), isDead), entries_.end());
         }
         // Room again: let new samples in with a higher probability (still weighted 1/p).
-        while (keep_ < 1.0 && entries_.size() * 4 <= budget_) {
+        while (keep_ < 1.0 && (entries_.size() - largeCount_) * 4 <= budget_) {
             keep_ = std::min(1.0, keep_ * 2);
+        }
+        while (keepLarge_ < 1.0 && largeCount_ * 4 <= largeBudget_) {
+            keepLarge_ = std::min(1.0, keepLarge_ * 2);
         }
     }
     for (jweak ref : toDelete) {
@@ -220,6 +263,8 @@ void LiveTable::clear(JNIEnv* jni) {
         for (const LiveEntry& e : entries_) toDelete.push_back(e.ref);
         entries_ = {};
         keep_ = 1.0;
+        keepLarge_ = 1.0;
+        largeCount_ = 0;
         counters_ = LiveCounters();
     }
     for (jweak ref : toDelete) {

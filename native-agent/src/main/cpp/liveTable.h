@@ -14,6 +14,11 @@
 //   only when they fill half the table by themselves.
 // - p recovers: it doubles again (up to 1) whenever cleaning leaves the table at most a quarter
 //   full, so one burst of garbage does not lower the precision of the rest of the capture.
+// - Large objects have their own small stratum. On G1 a JNI weak reference to a humongous object
+//   (at least half a region) keeps G1 from reclaiming it eagerly, so a table full of humongous
+//   garbage fills the old generation and forces concurrent cycles (measured: GC pauses x4). Samples
+//   of at least largeThreshold bytes go to a separate budget with its own keep-probability and
+//   thinning, which caps what the table can hold back; weights keep that stratum unbiased too.
 //
 // Locking: lock_ guards the table and is held only for vector work, never across JNI.
 // Weak references are deleted only under maintenance_ (maintain(), clear(), and an allocating
@@ -39,6 +44,7 @@ struct LiveEntry {
     double bytes;
     int64_t allocNanos;  // monotonic time of allocation
     uint64_t gcEpoch;    // GC count at allocation
+    bool large;          // in the large-object stratum
 };
 
 struct LiveCounters {
@@ -55,7 +61,8 @@ class LiveTable {
     LiveTable() = default;
 
     // Starts tracking with a budget; entries already tracked stay (their objects may still live).
-    void enable(uint32_t budget);
+    // Objects of at least largeThreshold bytes (0: none) share the separate largeBudget.
+    void enable(uint32_t budget, int64_t largeThreshold, uint32_t largeBudget);
     // Stops admitting new samples; tracked entries stay until clear().
     void disable() { enabled_.store(false, std::memory_order_release); }
     bool enabled() const { return enabled_.load(std::memory_order_acquire); }
@@ -81,6 +88,7 @@ class LiveTable {
 
   private:
     void thinLocked();
+    void thinLargeLocked();
     double uniformLocked();
     void maintainLocked(JNIEnv* jni);
     void flushPendingIfLarge(JNIEnv* jni);
@@ -94,6 +102,10 @@ class LiveTable {
     std::atomic<uint64_t> weakRefs_{0};  // created minus deleted: 0 after clear()
     uint32_t budget_ = 0;
     double keep_ = 1.0;
+    int64_t largeThreshold_ = 0;
+    uint32_t largeBudget_ = 0;
+    uint32_t largeCount_ = 0;
+    double keepLarge_ = 1.0;
     uint64_t rng_ = 0x9E3779B97F4A7C15ull;
     std::vector<LiveEntry> entries_;
     std::vector<jweak> pendingDelete_;

@@ -27,7 +27,7 @@ class Sampler {
 
     // liveBudget 0: no live tracking for this capture (objects tracked before stay tracked).
     StartResult start(int64_t intervalBytes, int64_t durationNanos, const Limits& limits, uint32_t liveBudget,
-                      std::string& error);
+                      int64_t largeThreshold, uint32_t largeBudget, std::string& error);
     void stop();
     void clear(JNIEnv* jni);                      // forget everything, delete every weak reference
     void snapshot(JNIEnv* jni, ByteWriter& out);  // the current or last capture, plus the live set now

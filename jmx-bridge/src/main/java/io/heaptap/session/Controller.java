@@ -42,6 +42,7 @@ public final class Controller {
     private final ScheduledExecutorService timer;
     private final TargetInfo target;
     private final DumpDirectory dumpDirectory;
+    private final LargeObjects largeObjects = LargeObjects.forThisJvm();
     private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
 
     private SessionState state = SessionState.IDLE;
@@ -90,7 +91,7 @@ public final class Controller {
                 liveTracker.start();
             }
             native_.start(requested.intervalBytes(), requested.duration(), requested.stackDepth(), requested.maxStacks(),
-                    requested.live() ? requested.liveBudget() : 0);
+                    requested.live() ? requested.liveBudget() : 0, largeObjects.threshold(), largeObjects.budget());
         } catch (NativeAgentException e) {
             throw new IllegalStateException(e.getMessage());
         }

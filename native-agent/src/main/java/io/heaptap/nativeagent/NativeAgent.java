@@ -49,11 +49,13 @@ public final class NativeAgent {
      * Starts sampling. The native side stops accepting samples at {@code duration} by itself,
      * whatever happens to the Java side. A {@code liveBudget} above 0 tracks sampled objects
      * through weak references in a table of that size; objects tracked by earlier captures stay
-     * tracked until {@link #clear}.
+     * tracked until {@link #clear}. Objects of at least {@code largeThreshold} bytes (0: none) share
+     * a separate, smaller budget {@code largeBudget} (G1's humongous objects).
      */
-    public void start(long intervalBytes, Duration duration, int stackDepth, int maxStacks, int liveBudget)
-            throws NativeAgentException {
-        String failure = start0(intervalBytes, duration.toNanos(), stackDepth, maxStacks, liveBudget);
+    public void start(long intervalBytes, Duration duration, int stackDepth, int maxStacks, int liveBudget,
+                      long largeThreshold, int largeBudget) throws NativeAgentException {
+        String failure = start0(intervalBytes, duration.toNanos(), stackDepth, maxStacks, liveBudget, largeThreshold,
+                largeBudget);
         if (failure == null) {
             return;
         }
@@ -128,7 +130,8 @@ public final class NativeAgent {
 
     private static native String initError();
 
-    private static native String start0(long intervalBytes, long durationNanos, int stackDepth, int maxStacks, int liveBudget);
+    private static native String start0(long intervalBytes, long durationNanos, int stackDepth, int maxStacks, int liveBudget,
+                                        long largeThreshold, int largeBudget);
 
     private static native void maintainLive0();
 

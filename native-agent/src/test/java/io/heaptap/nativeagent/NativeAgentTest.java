@@ -35,7 +35,7 @@ class NativeAgentTest {
     @Test
     void samplesAreAttributedToTheAllocatingMethodAndType() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(64 * 1024, Duration.ofMinutes(1), 64, 1024, 0);
+        agent.start(64 * 1024, Duration.ofMinutes(1), 64, 1024, 0, 0, 2);
         allocateInts(256L << 20);
         agent.stop();
         NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
@@ -53,7 +53,7 @@ class NativeAgentTest {
     @Test
     void theDeadlineIsEnforcedNatively() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(16 * 1024, Duration.ofMillis(1), 64, 1024, 0);
+        agent.start(16 * 1024, Duration.ofMillis(1), 64, 1024, 0, 0, 2);
         long until = System.nanoTime() + Duration.ofMillis(5).toNanos();
         while (System.nanoTime() < until) {
             Thread.onSpinWait();  // let the 1 ms time box pass without allocating
@@ -69,7 +69,7 @@ class NativeAgentTest {
     void startStopStartWorksAndStopReleasesSampling() throws Exception {
         NativeAgent agent = NativeAgent.get();
         for (int round = 0; round < 3; round++) {
-            agent.start(32 * 1024, Duration.ofMinutes(1), 16, 1024, 0);
+            agent.start(32 * 1024, Duration.ofMinutes(1), 16, 1024, 0, 0, 2);
             assertTrue(agent.isSampling());
             allocateInts(16L << 20);
             agent.stop();
@@ -84,7 +84,7 @@ class NativeAgentTest {
     @Test
     void deepStacksAreCutAtTheDepthAndSaySo() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(8 * 1024, Duration.ofMinutes(1), 4, 1024, 0);
+        agent.start(8 * 1024, Duration.ofMinutes(1), 4, 1024, 0, 0, 2);
         recurse(20 + ThreadLocalRandom.current().nextInt(2));
         agent.stop();
         NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
@@ -115,7 +115,7 @@ class NativeAgentTest {
     @Test
     void liveTrackingFollowsRetainedObjectsAndResetDeletesEveryWeakRef() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(16 * 1024, Duration.ofMinutes(1), 64, 1024, 100_000);
+        agent.start(16 * 1024, Duration.ofMinutes(1), 64, 1024, 100_000, 0, 2);
         retain(64 * 1024);   // 64 MiB kept
         allocateInts(256L << 20);  // 256 MiB of garbage
         agent.stop();
@@ -138,7 +138,7 @@ class NativeAgentTest {
     @Test
     void aFullTableIsThinnedNotFrozenAndStaysUnbiased() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(16 * 1024, Duration.ofMinutes(1), 64, 1024, 512);
+        agent.start(16 * 1024, Duration.ofMinutes(1), 64, 1024, 512, 0, 2);
         retain(64 * 1024);  // ~4096 samples into a 512-entry table: at least 3 thinnings
         agent.stop();
         NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
@@ -163,7 +163,7 @@ class NativeAgentTest {
     @Test
     void extremeSampleRatesWithATinyBudgetStayUnbiased() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(512, Duration.ofMinutes(1), 64, 1024, 256);
+        agent.start(512, Duration.ofMinutes(1), 64, 1024, 256, 0, 2);
         for (int i = 0; i < 32 * 1024; i++) {
             retained.add(new long[126]);  // 1 KiB kept, 32 MiB in all
             for (int k = 0; k < 4; k++) {
@@ -181,5 +181,33 @@ class NativeAgentTest {
         agent.clear();
         assertEquals(0, agent.weakRefs());
         retained.clear();
+    }
+
+    /**
+     * Large objects (G1's humongous ones) get their own small, separately thinned budget, which
+     * must stay unbiased too.
+     */
+    @Test
+    void theLargeObjectStratumIsBoundedAndUnbiased() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        agent.start(64 * 1024, Duration.ofMinutes(1), 64, 1024, 65_536, 128 * 1024, 32);
+        List<byte[]> big = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            big.add(new byte[256 * 1024]);  // 500 MiB in all would not fit: keep one in four
+            if (i % 4 != 0) {
+                big.remove(big.size() - 1);
+            }
+        }
+        agent.stop();
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
+        AllocationSite site = snapshot.sites().stream().filter(s -> s.type().equals("byte[]")
+                && s.stack().get(0).methodName().equals("theLargeObjectStratumIsBoundedAndUnbiased")).findFirst().orElseThrow();
+        assertTrue(site.live().tracked() <= 32, "the large stratum holds at most its budget: " + site.live().tracked());
+        // 500 kept, thinned to 16-32 entries: relative sd ~ 20-25%, so 100% is over 4 sigma
+        double relative = site.live().estimatedBytes() / (500.0 * (256 * 1024 + 16));
+        assertTrue(relative > 0.0 && relative < 2.0, "large live estimate/truth = " + relative);
+        agent.clear();
+        assertEquals(0, agent.weakRefs());
+        big.clear();
     }
 }

@@ -1,0 +1,32 @@
+package io.heaptap.session;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+
+import java.lang.management.ManagementFactory;
+
+/**
+ * The live table's large-object stratum for this JVM. On G1, objects of at least half a region are
+ * humongous, and a weak reference to one keeps G1 from reclaiming it eagerly; those samples get a
+ * small budget of their own, so the table can hold back at most about 5% of the heap as humongous
+ * garbage. Other collectors have no humongous objects: no stratum.
+ *
+ * @param threshold size from which a sample is large, 0 for none
+ * @param budget    tracked large objects at most
+ */
+record LargeObjects(long threshold, int budget) {
+    static final LargeObjects NONE = new LargeObjects(0, 2);
+
+    static LargeObjects forThisJvm() {
+        try {
+            HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            if (!"true".equals(hotspot.getVMOption("UseG1GC").getValue())) {
+                return NONE;
+            }
+            long region = Long.parseLong(hotspot.getVMOption("G1HeapRegionSize").getValue());
+            long budget = Runtime.getRuntime().maxMemory() / 20 / Math.max(1, region);
+            return new LargeObjects(region / 2, (int) Math.max(4, Math.min(1024, budget)));
+        } catch (RuntimeException e) {
+            return NONE;  // not HotSpot, or the options are not readable: no stratum
+        }
+    }
+}
