@@ -18,33 +18,12 @@ void LiveTable::enable(uint32_t budget, int64_t largeThreshold, uint32_t largeBu
     largeBudget_ = largeBudget < 2 ? 2 : largeBudget;
     entries_.reserve(budget_);
     while (entries_.size() - largeCount_ > budget_) {
-        thinLocked();  // a smaller budget than last time: thin down to it
+        thinLocked(false);  // a smaller budget than last time: thin down to it
     }
     while (largeCount_ > largeBudget_) {
-        thinLargeLocked();
+        thinLocked(true);
     }
     enabled_.store(true, std::memory_order_release);
-}
-
-void LiveTable::thinLargeLocked() {
-    size_t kept = 0;
-    for (size_t i = 0; i < entries_.size(); i++) {
-        LiveEntry e = entries_[i];
-        if (!e.large) {
-            entries_[kept++] = e;
-        } else if (uniformLocked() < 0.5) {
-            e.objects *= 2;
-            e.bytes *= 2;
-            entries_[kept++] = e;
-        } else {
-            pendingDelete_.push_back(e.ref);
-            counters_.thinnedEntries++;
-            largeCount_--;
-        }
-    }
-    entries_.resize(kept);
-    keepLarge_ /= 2;
-    counters_.thinnings++;
 }
 
 double LiveTable::uniformLocked() {
@@ -55,18 +34,24 @@ double LiveTable::uniformLocked() {
     return static_cast<double>((rng_ * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-void LiveTable::thinLocked() {
+void LiveTable::thinLocked(bool large) {
+    // In the main stratum, young entries go first when they are at least half of it; old ones
+    // are spared that round and keep their weight. The large stratum is thinned uniformly.
     uint64_t epoch = gcEpoch();
-    size_t young = 0;
-    for (const LiveEntry& e : entries_) {
-        if (!e.large && e.gcEpoch >= epoch) young++;
+    bool youngOnly = false;
+    if (!large) {
+        size_t young = 0;
+        for (const LiveEntry& e : entries_) {
+            if (!e.large && e.gcEpoch >= epoch) young++;
+        }
+        youngOnly = young * 2 >= entries_.size() - largeCount_;
     }
-    bool youngOnly = young * 2 >= entries_.size() - largeCount_;
     size_t kept = 0;
     for (size_t i = 0; i < entries_.size(); i++) {
         LiveEntry e = entries_[i];
-        if (e.large || (youngOnly && e.gcEpoch < epoch)) {
-            entries_[kept++] = e;  // an old entry, spared this time: its weight is unchanged
+        bool eligible = e.large == large && !(youngOnly && e.gcEpoch < epoch);
+        if (!eligible) {
+            entries_[kept++] = e;
         } else if (uniformLocked() < 0.5) {
             e.objects *= 2;
             e.bytes *= 2;
@@ -74,10 +59,11 @@ void LiveTable::thinLocked() {
         } else {
             pendingDelete_.push_back(e.ref);
             counters_.thinnedEntries++;
+            if (e.large) largeCount_--;
         }
     }
     entries_.resize(kept);
-    keep_ /= 2;
+    (large ? keepLarge_ : keep_) /= 2;
     counters_.thinnings++;
 }
 
@@ -116,11 +102,11 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
     }
     if (large) {
         while (largeCount_ >= largeBudget_) {
-            thinLargeLocked();
+            thinLocked(true);
         }
     } else {
         while (entries_.size() - largeCount_ >= budget_) {
-            thinLocked();
+            thinLocked(false);
         }
     }
     double keep = large ? keepLarge_ : keep_;

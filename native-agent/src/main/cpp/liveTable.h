@@ -87,8 +87,8 @@ class LiveTable {
     uint64_t memoryBytes();
 
   private:
-    void thinLocked();
-    void thinLargeLocked();
+    // Keeps each entry of one stratum with probability 1/2, doubling the survivors' weights.
+    void thinLocked(bool large);
     double uniformLocked();
     void maintainLocked(JNIEnv* jni);
     void flushPendingIfLarge(JNIEnv* jni);
