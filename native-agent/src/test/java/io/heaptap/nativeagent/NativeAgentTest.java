@@ -58,10 +58,11 @@ class NativeAgentTest {
         while (System.nanoTime() < until) {
             Thread.onSpinWait();  // let the 1 ms time box pass without allocating
         }
+        long withinTheBox = agent.sampleCount();  // samples inside the first millisecond are legitimate
         allocateInts(64L << 20);
         NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
         agent.stop();
-        assertEquals(0, snapshot.samples());
+        assertEquals(withinTheBox, snapshot.samples(), "no sample is recorded after the deadline");
         assertTrue(snapshot.drops().samplesAfterDeadline() > 0);
     }
 
@@ -199,6 +200,7 @@ class NativeAgentTest {
             }
         }
         agent.stop();
+        agent.forceGc();  // the three in four dropped arrays must be gone before "live" means kept
         NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
         AllocationSite site = snapshot.sites().stream().filter(s -> s.type().equals("byte[]")
                 && s.stack().get(0).methodName().equals("theLargeObjectStratumIsBoundedAndUnbiased")).findFirst().orElseThrow();
