@@ -30,6 +30,7 @@ final class StatusCommand extends TargetCommand {
         System.out.printf(Locale.ROOT, "native mem:   %s%n", HumanUnits.formatBytes(h.getNativeMemoryBytes()));
         System.out.printf(Locale.ROOT, "weak refs:    %,d%n", h.getWeakRefs());
         System.out.printf(Locale.ROOT, "dump folder:  %s%n", h.getDumpDirectory());
+        System.out.printf(Locale.ROOT, "http:         %s%n", h.getHttpUrl().isEmpty() ? "not serving" : h.getHttpUrl());
         System.out.printf(Locale.ROOT, "agent:        heaptap %s%s%n", h.getAgentVersion(),
                 h.getNativeAgentError().isEmpty() ? "" : " (native agent unavailable: " + h.getNativeAgentError() + ")");
         return ExitCode.OK;

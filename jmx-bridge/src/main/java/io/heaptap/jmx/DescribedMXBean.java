@@ -4,21 +4,44 @@ import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Optional;
 
+import javax.management.AttributeNotFoundException;
 import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanException;
 import javax.management.MBeanInfo;
 import javax.management.MBeanOperationInfo;
 import javax.management.MBeanParameterInfo;
 import javax.management.NotificationEmitter;
+import javax.management.ReflectionException;
 import javax.management.StandardEmitterMBean;
 
 /**
  * The MXBean as JConsole and VisualVM show it: descriptions and real parameter names from the
- * {@link Description} annotations of {@link HeaptapMXBean}, instead of JMX's "p1", "p2".
+ * {@link Description} annotations of {@link HeaptapMXBean}, instead of JMX's "p1", "p2". heaptap's
+ * own exception types become the plain JDK type they extend, with the same message, because a JMX
+ * client without heaptap's classes could not unmarshal them.
  */
 final class DescribedMXBean extends StandardEmitterMBean {
 
     DescribedMXBean(HeaptapMXBean bean, NotificationEmitter emitter) {
         super(bean, HeaptapMXBean.class, true, emitter);
+    }
+
+    @Override
+    public Object invoke(String operation, Object[] params, String[] signature) throws MBeanException, ReflectionException {
+        try {
+            return super.invoke(operation, params, signature);
+        } catch (RuntimeException e) {
+            throw JdkExceptions.plain(e);
+        }
+    }
+
+    @Override
+    public Object getAttribute(String attribute) throws AttributeNotFoundException, MBeanException, ReflectionException {
+        try {
+            return super.getAttribute(attribute);
+        } catch (RuntimeException e) {
+            throw JdkExceptions.plain(e);
+        }
     }
 
     @Override

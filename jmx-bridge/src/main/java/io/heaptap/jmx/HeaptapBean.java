@@ -8,6 +8,8 @@ import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
+import io.heaptap.session.HttpServing;
+import io.heaptap.session.ServeOptions;
 import io.heaptap.session.SessionStatus;
 
 import java.io.IOException;
@@ -28,10 +30,12 @@ final class HeaptapBean implements HeaptapMXBean {
 
     private final Controller controller;
     private final String version;
+    private final HttpServing http;
 
-    HeaptapBean(Controller controller, String version) {
+    HeaptapBean(Controller controller, String version, HttpServing http) {
         this.controller = controller;
         this.version = version;
+        this.http = http;
     }
 
     @Override
@@ -147,7 +151,22 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public String getHttpUrl() {
-        return "";
+        return http.url().orElse("");
+    }
+
+    @Override
+    public String startServing(int port) {
+        return http.start(ServeOptions.loopback(port)).url();
+    }
+
+    @Override
+    public String startServing(String bind, int port, String token, String allowOrigin) {
+        return http.start(new ServeOptions(bind, port, token, allowOrigin)).url();
+    }
+
+    @Override
+    public boolean stopServing() {
+        return http.stop();
     }
 
     @Override

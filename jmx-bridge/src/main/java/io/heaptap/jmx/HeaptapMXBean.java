@@ -106,6 +106,20 @@ public interface HeaptapMXBean {
     @Description("The top allocation sites of the current or last capture")
     List<AllocationRow> topAllocations(@Description(name = "n", value = "How many rows, 1-1000") int n);
 
+    @Description("Starts heaptap's HTTP endpoint on 127.0.0.1 (REST API, web page, /debug/pprof, /jolokia) and returns its URL;"
+            + " when it already serves, returns the running server's URL")
+    String startServing(@Description(name = "port", value = "TCP port, 0 for any free one") int port);
+
+    @Description("Starts heaptap's HTTP endpoint with every option and returns its URL; when it already serves, returns the"
+            + " running server's URL")
+    String startServing(@Description(name = "bind", value = "IP address to bind, e.g. 127.0.0.1; any other than loopback needs a token") String bind,
+                        @Description(name = "port", value = "TCP port, 0 for any free one") int port,
+                        @Description(name = "token", value = "Bearer token every request must carry (16+ characters); empty for none") String token,
+                        @Description(name = "allowOrigin", value = "The one origin CORS allows, e.g. https://grafana.example; empty: CORS off") String allowOrigin);
+
+    @Description("Stops heaptap's HTTP endpoint; returns whether it was serving")
+    boolean stopServing();
+
     @Description("The top sites holding live objects now")
     List<LiveRow> topLive(@Description(name = "n", value = "How many rows, 1-1000") int n);
 }

@@ -1,6 +1,7 @@
 package io.heaptap.jmx;
 
 import io.heaptap.session.Controller;
+import io.heaptap.session.HttpServing;
 
 import java.lang.management.ManagementFactory;
 
@@ -30,14 +31,14 @@ public final class MBeanRegistration {
      * having unregistered it, both end with exactly one registered bean. Returns whether it had to
      * register it.
      */
-    public static boolean ensureRegistered(Controller controller, HeaptapNotifications notifications, String version)
-            throws JMException {
+    public static boolean ensureRegistered(Controller controller, HeaptapNotifications notifications, String version,
+                                           HttpServing http) throws JMException {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         if (server.isRegistered(objectName())) {
             return false;
         }
         try {
-            server.registerMBean(new DescribedMXBean(new HeaptapBean(controller, version), notifications.emitter()), objectName());
+            server.registerMBean(new DescribedMXBean(new HeaptapBean(controller, version, http), notifications.emitter()), objectName());
             return true;
         } catch (InstanceAlreadyExistsException raced) {
             return false;  // registered meanwhile by a concurrent load: fine

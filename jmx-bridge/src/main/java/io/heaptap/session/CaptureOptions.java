@@ -31,18 +31,8 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
     public static final int MAX_LIVE_BUDGET = 1 << 20;
 
     public CaptureOptions {
-        if (duration.isZero() || duration.isNegative()) {
-            throw new IllegalArgumentException("duration must be positive (for example 30s)");
-        }
-        if (duration.compareTo(MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("duration " + HumanUnits.formatDuration(duration) + " is above the maximum of 24h");
-        }
-        if (intervalBytes <= 0) {
-            throw new IllegalArgumentException("interval must be positive (for example 512k)");
-        }
-        if (intervalBytes > MAX_INTERVAL) {
-            throw new IllegalArgumentException("interval " + HumanUnits.formatBytes(intervalBytes) + " is above the maximum of 1 GiB");
-        }
+        checkDuration(duration);
+        checkInterval(intervalBytes);
         if (stackDepth < 1 || stackDepth > MAX_DEPTH) {
             throw new IllegalArgumentException("depth must be between 1 and " + MAX_DEPTH + ", not " + stackDepth);
         }
@@ -79,18 +69,40 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
         return new LiveFilter(blank(minAge) ? Duration.ZERO : HumanUnits.parseDuration(minAge), minGcs);
     }
 
-    private static Duration parseDuration(String text) {
+    /** A time box from human text ({@code 30s}), checked against the limits. */
+    public static Duration parseDuration(String text) {
         if (text.trim().startsWith("-")) {
             throw new IllegalArgumentException("duration must be positive, not " + text.trim());
         }
-        return HumanUnits.parseDuration(text);
+        return checkDuration(HumanUnits.parseDuration(text));
     }
 
-    private static long parseInterval(String text) {
+    /** A sampling interval from human text ({@code 512k}), checked against the limits. */
+    public static long parseInterval(String text) {
         if (text.trim().startsWith("-")) {
             throw new IllegalArgumentException("interval must be positive, not " + text.trim());
         }
-        return HumanUnits.parseBytes(text);
+        return checkInterval(HumanUnits.parseBytes(text));
+    }
+
+    private static Duration checkDuration(Duration duration) {
+        if (duration.isZero() || duration.isNegative()) {
+            throw new IllegalArgumentException("duration must be positive (for example 30s)");
+        }
+        if (duration.compareTo(MAX_DURATION) > 0) {
+            throw new IllegalArgumentException("duration " + HumanUnits.formatDuration(duration) + " is above the maximum of 24h");
+        }
+        return duration;
+    }
+
+    private static long checkInterval(long intervalBytes) {
+        if (intervalBytes <= 0) {
+            throw new IllegalArgumentException("interval must be positive (for example 512k)");
+        }
+        if (intervalBytes > MAX_INTERVAL) {
+            throw new IllegalArgumentException("interval " + HumanUnits.formatBytes(intervalBytes) + " is above the maximum of 1 GiB");
+        }
+        return intervalBytes;
     }
 
     private static boolean blank(String s) {

@@ -28,9 +28,9 @@ import java.util.concurrent.TimeUnit;
  * MXBean) the CLI all go through it, so a capture started anywhere is seen everywhere and a second
  * concurrent start is refused with the same message wherever it comes from.
  *
- * <p>Refusals are plain {@link IllegalStateException}s and bad arguments
- * {@link IllegalArgumentException}s: JDK types, so every JMX client (JConsole included) can show
- * the message without heaptap's classes.
+ * <p>Refusals are {@link IllegalStateException}s ({@link SessionConflictException} when the state
+ * refuses, {@link AgentUnavailableException} when nothing can be sampled) and bad arguments
+ * {@link IllegalArgumentException}s; the MXBean hands them on as the plain JDK types.
  *
  * <p>The time box is enforced twice: a timer here stops the capture, and the native sampler
  * refuses samples past the deadline on its own.
@@ -83,7 +83,7 @@ public final class Controller {
     public synchronized void start(CaptureOptions requested, String client) {
         NativeAgent native_ = requireAgent();
         if (state == SessionState.RECORDING) {
-            throw new IllegalStateException("a capture is already running: started by " + startedBy + " at " + startedAt
+            throw new SessionConflictException("a capture is already running: started by " + startedBy + " at " + startedAt
                     + ", ends at " + startedAt.plus(options.duration()) + "; stop it first or wait");
         }
         try {
@@ -93,7 +93,7 @@ public final class Controller {
             native_.start(requested.intervalBytes(), requested.duration(), requested.stackDepth(), requested.maxStacks(),
                     requested.live() ? requested.liveBudget() : 0, largeObjects.threshold(), largeObjects.budget());
         } catch (NativeAgentException e) {
-            throw new IllegalStateException(e.getMessage());
+            throw new SessionConflictException(e.getMessage());
         }
         options = requested;
         startedBy = client == null || client.isBlank() ? "unknown client" : client;
@@ -193,7 +193,7 @@ public final class Controller {
      */
     public synchronized AllocationProfile profile(LiveFilter filter, boolean gc) {
         if (state == SessionState.IDLE) {
-            throw new IllegalStateException("nothing to dump: no capture has run since the agent was loaded or reset");
+            throw new SessionConflictException("nothing to dump: no capture has run since the agent was loaded or reset");
         }
         long bornBefore = Long.MAX_VALUE;
         if (gc) {
@@ -230,7 +230,7 @@ public final class Controller {
 
     private NativeAgent requireAgent() {
         if (agent == null) {
-            throw new IllegalStateException("heaptap's native agent is unavailable in this JVM: " + nativeError);
+            throw new AgentUnavailableException("heaptap's native agent is unavailable in this JVM: " + nativeError);
         }
         return agent;
     }

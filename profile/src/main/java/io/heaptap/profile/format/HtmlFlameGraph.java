@@ -1,78 +1,28 @@
 package io.heaptap.profile.format;
 
 import io.heaptap.profile.AllocationProfile;
-import io.heaptap.profile.AllocationSite;
-import io.heaptap.profile.CaptureInfo;
-import io.heaptap.profile.HumanUnits;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.Locale;
-import java.util.Properties;
 
 /**
- * A self-contained HTML page: the flame graph of estimated allocated bytes, drawn with d3 (from
- * its Maven Central WebJar) inlined into the page, so it opens from a file with no network.
+ * A self-contained HTML page: the flame graphs of estimated allocated and live bytes, with d3 and
+ * the renderer inlined, so it opens from a file with no network.
  */
 final class HtmlFlameGraph implements ProfileWriter {
-    private static final String TEMPLATE = "flamegraph.html";
 
     @Override
     public void write(AllocationProfile profile, OutputStream out) throws IOException {
-        CaptureInfo info = profile.info();
-        JsonOutput data = new JsonOutput().beginObject();
-        data.field("title", String.format(Locale.ROOT, "heaptap: allocations of pid %d", info.target().pid()));
-        data.field("subtitle", String.format(Locale.ROOT, "%s %s; %s at interval %s; %,d samples; estimated %s allocated",
-                info.target().vmName(), info.target().javaVersion(),
-                HumanUnits.formatDuration(Duration.ofNanos(info.durationNanos())),
-                HumanUnits.formatBytes(info.intervalBytes()), info.samples(),
-                HumanUnits.formatBytes(profile.totals().estimatedBytes())));
-        data.name("warnings").beginArray();
-        info.warnings().forEach(data::value);
-        data.endArray();
-        data.field("dropped", TextReport.describe(info.drops()));
-        data.field("liveSubtitle", String.format(Locale.ROOT, "estimated %s live now, from %,d tracked objects%s",
-                HumanUnits.formatBytes(profile.liveTotals().estimatedBytes()), profile.liveInfo().tracked(),
-                profile.liveInfo().filter().isNone() ? "" : " (only objects " + TextReport.describe(profile.liveInfo().filter()) + ")"));
-        data.name("alloc");
-        FlameTree.of("all allocations", profile.sites(), AllocationSite::estimatedBytes).writeJson(data);
-        data.name("live");
-        FlameTree.of("live objects", profile.sites(), s -> s.live().estimatedBytes()).writeJson(data);
-        data.endObject();
-
-        String page = resource(TEMPLATE)
-                .replace("/*D3*/", d3Script().replace("</script", "<\\/script"))
-                .replace("/*DATA*/", data.toString());
+        String page = FlameGraphAssets.pageTemplate()
+                .replace("/*D3*/", inlineScript(FlameGraphAssets.d3()))
+                .replace("/*FLAMEGRAPH*/", inlineScript(FlameGraphAssets.renderer()))
+                .replace("/*DATA*/", inlineScript(FlameGraphAssets.data(profile)));
         out.write(page.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static String d3Script() {
-        Properties webjars = new Properties();
-        try (InputStream in = HtmlFlameGraph.class.getResourceAsStream("webjars.properties")) {
-            webjars.load(in);
-        } catch (IOException | NullPointerException e) {
-            throw new IllegalStateException("heaptap.jar is incomplete: webjars.properties is missing", e);
-        }
-        return classpathResource(webjars.getProperty("d3"));
-    }
-
-    private static String resource(String name) {
-        return classpathResource("io/heaptap/profile/format/" + name);
-    }
-
-    private static String classpathResource(String path) {
-        ClassLoader loader = HtmlFlameGraph.class.getClassLoader();
-        try (InputStream in = loader.getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("heaptap.jar is incomplete: " + path + " is missing");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** Text inside a script element must not close it early. */
+    private static String inlineScript(String text) {
+        return text.replace("</script", "<\\/script");
     }
 }

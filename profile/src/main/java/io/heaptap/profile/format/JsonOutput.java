@@ -3,37 +3,37 @@ package io.heaptap.profile.format;
 import java.util.Locale;
 
 /** A minimal JSON builder: enough for heaptap's documented schemas, with correct escaping. */
-final class JsonOutput {
+public final class JsonOutput {
     private final StringBuilder sb = new StringBuilder();
     private boolean needComma;
 
-    JsonOutput beginObject() {
+    public JsonOutput beginObject() {
         comma();
         sb.append('{');
         needComma = false;
         return this;
     }
 
-    JsonOutput endObject() {
+    public JsonOutput endObject() {
         sb.append('}');
         needComma = true;
         return this;
     }
 
-    JsonOutput beginArray() {
+    public JsonOutput beginArray() {
         comma();
         sb.append('[');
         needComma = false;
         return this;
     }
 
-    JsonOutput endArray() {
+    public JsonOutput endArray() {
         sb.append(']');
         needComma = true;
         return this;
     }
 
-    JsonOutput name(String name) {
+    public JsonOutput name(String name) {
         comma();
         quote(name);
         sb.append(':');
@@ -41,7 +41,7 @@ final class JsonOutput {
         return this;
     }
 
-    JsonOutput value(String value) {
+    public JsonOutput value(String value) {
         comma();
         if (value == null) {
             sb.append("null");
@@ -52,14 +52,14 @@ final class JsonOutput {
         return this;
     }
 
-    JsonOutput value(long value) {
+    public JsonOutput value(long value) {
         comma();
         sb.append(value);
         needComma = true;
         return this;
     }
 
-    JsonOutput value(double value) {
+    public JsonOutput value(double value) {
         comma();
         if (Double.isFinite(value)) {
             sb.append(value == Math.rint(value) && Math.abs(value) < 1e15 ? String.valueOf((long) value)
@@ -71,26 +71,26 @@ final class JsonOutput {
         return this;
     }
 
-    JsonOutput value(boolean value) {
+    public JsonOutput value(boolean value) {
         comma();
         sb.append(value);
         needComma = true;
         return this;
     }
 
-    JsonOutput field(String name, String value) {
+    public JsonOutput field(String name, String value) {
         return name(name).value(value);
     }
 
-    JsonOutput field(String name, long value) {
+    public JsonOutput field(String name, long value) {
         return name(name).value(value);
     }
 
-    JsonOutput field(String name, double value) {
+    public JsonOutput field(String name, double value) {
         return name(name).value(value);
     }
 
-    JsonOutput field(String name, boolean value) {
+    public JsonOutput field(String name, boolean value) {
         return name(name).value(value);
     }
 

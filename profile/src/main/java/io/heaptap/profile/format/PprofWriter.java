@@ -26,6 +26,13 @@ import java.util.zip.GZIPOutputStream;
  * Location a stable, non-zero synthetic address (Grafana Alloy tells stacks apart by address).
  */
 final class PprofWriter implements ProfileWriter {
+    private final String defaultSampleType;
+
+    /** @param defaultSampleType what pprof shows first: {@code alloc_space} (Go's allocs) or {@code inuse_space} (Go's heap) */
+    PprofWriter(String defaultSampleType) {
+        this.defaultSampleType = defaultSampleType;
+    }
+
     // profile.proto field numbers
     private static final int SAMPLE_TYPE = 1, SAMPLE = 2, MAPPING = 3, LOCATION = 4, FUNCTION = 5, STRING_TABLE = 6,
             TIME_NANOS = 9, DURATION_NANOS = 10, PERIOD_TYPE = 11, PERIOD = 12, COMMENT = 13, DEFAULT_SAMPLE_TYPE = 14;
@@ -33,12 +40,12 @@ final class PprofWriter implements ProfileWriter {
     @Override
     public void write(AllocationProfile profile, OutputStream out) throws IOException {
         GZIPOutputStream gzip = new GZIPOutputStream(out);
-        gzip.write(encode(profile));
+        gzip.write(encode(profile, defaultSampleType));
         gzip.finish();
         gzip.flush();
     }
 
-    static byte[] encode(AllocationProfile profile) {
+    static byte[] encode(AllocationProfile profile, String defaultSampleType) {
         Strings strings = new Strings();
         ProtoWriter p = new ProtoWriter();
         CaptureInfo info = profile.info();
@@ -94,7 +101,7 @@ final class PprofWriter implements ProfileWriter {
         for (String comment : comments(profile)) {
             p.uint64(COMMENT, strings.id(comment));
         }
-        p.uint64(DEFAULT_SAMPLE_TYPE, strings.id("alloc_space"));
+        p.uint64(DEFAULT_SAMPLE_TYPE, strings.id(defaultSampleType));
 
         // The string table goes last: every id above has been handed out by now.
         for (String s : strings.table) {

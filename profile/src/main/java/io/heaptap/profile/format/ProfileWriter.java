@@ -15,11 +15,25 @@ public interface ProfileWriter {
     static ProfileWriter of(ProfileFormat format) {
         return switch (format) {
             case TEXT -> new TextReport();
-            case PPROF -> new PprofWriter();
+            case PPROF -> new PprofWriter("alloc_space");
             case COLLAPSED -> new CollapsedWriter();
             case JSON -> new JsonWriter();
             case HTML -> new HtmlFlameGraph();
         };
+    }
+
+    /**
+     * pprof as Go's {@code /debug/pprof/heap} serves it: the same four sample types as the
+     * {@code pprof} format (Go's allocs), with in-use space shown by default.
+     */
+    static byte[] goHeapProfile(AllocationProfile profile) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            new PprofWriter("inuse_space").write(profile, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
     }
 
     /** The whole output in memory (dumps are small: a few MB at most). */

@@ -1,0 +1,66 @@
+package io.heaptap.cli;
+
+import io.heaptap.attach.AgentConnection;
+import io.heaptap.jmx.HeaptapMXBean;
+import io.heaptap.session.ServeOptions;
+import io.heaptap.session.TokenFile;
+
+import java.nio.file.Path;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = {"Start heaptap's HTTP endpoint in the target (REST API, web page, /debug/pprof, /jolokia) and print its URL.",
+                "Binds 127.0.0.1 unless told otherwise; any other address needs --token-file. Sampling stays off until started."})
+final class ServeCommand extends TargetCommand {
+
+    @Option(names = "--port", paramLabel = "N", description = "TCP port; 0 (the default) picks a free one.")
+    int port;
+
+    @Option(names = "--bind", paramLabel = "ADDRESS", description = "IP address to bind (default: ${DEFAULT-VALUE}).")
+    String bind = ServeOptions.DEFAULT_BIND;
+
+    @Option(names = "--token-file", paramLabel = "FILE",
+            description = "File (mode 600) holding the token every request must send as 'Authorization: Bearer <token>'.")
+    Path tokenFile;
+
+    @Option(names = "--cors-origin", paramLabel = "URL", description = "The one origin browsers may call from (CORS); off by default.")
+    String corsOrigin;
+
+    @Option(names = "--stop", description = "Stop the endpoint instead.")
+    boolean stop;
+
+    private ServeOptions options;
+
+    @Override
+    void validate() {
+        if (stop) {
+            return;
+        }
+        try {
+            options = new ServeOptions(bind, port, tokenFile == null ? null : TokenFile.read(tokenFile), corsOrigin);
+        } catch (IllegalArgumentException e) {
+            throw new HeaptapException(ExitCode.USAGE, e.getMessage());
+        }
+    }
+
+    @Override
+    ExitCode run(AgentConnection connection) {
+        HeaptapMXBean h = connection.heaptap();
+        long pid = connection.target().pid();
+        if (stop) {
+            System.out.println("pid " + pid + ": " + (h.stopServing() ? "stopped serving" : "was not serving"));
+            return ExitCode.OK;
+        }
+        String running = h.getHttpUrl();
+        if (!running.isEmpty()) {
+            System.out.println("pid " + pid + ": already serving at " + running);
+            return ExitCode.OK;
+        }
+        String url = h.startServing(options.bind(), options.port(), options.token() == null ? "" : options.token(),
+                options.allowOrigin() == null ? "" : options.allowOrigin());
+        System.out.println("pid " + pid + ": serving at " + url);
+        return ExitCode.OK;
+    }
+}

@@ -1,0 +1,128 @@
+package io.heaptap.http.api;
+
+import io.heaptap.http.route.Handler;
+import io.heaptap.http.route.HttpError;
+import io.heaptap.http.route.JsonBody;
+import io.heaptap.http.route.QueryParams;
+import io.heaptap.http.route.Request;
+import io.heaptap.http.route.Response;
+import io.heaptap.http.route.Router;
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.format.FlameGraphAssets;
+import io.heaptap.profile.format.ProfileFormat;
+import io.heaptap.session.CaptureOptions;
+import io.heaptap.session.Controller;
+
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * The REST API under {@code /api}: JSON in (query string or a JSON body), JSON out. Thin: every
+ * route is one call on the {@link Controller}.
+ */
+public final class ApiRoutes {
+    private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
+    private static final int MAX_ROWS = 1000;
+
+    private final Controller controller;
+    private final String version;
+    private final Supplier<String> url;
+
+    public ApiRoutes(Controller controller, String version, Supplier<String> url) {
+        this.controller = controller;
+        this.version = version;
+        this.url = url;
+    }
+
+    public void addTo(Router router) {
+        router.get("/api/status", Handler.now(this::status))
+                .post("/api/start", Handler.now(this::start))
+                .post("/api/stop", Handler.now(this::stop))
+                .post("/api/reset", Handler.now(this::reset))
+                .get("/api/dump", Handler.now(this::dump))
+                .get("/api/top", Handler.now(this::top))
+                .get("/api/flamegraph", Handler.now(this::flameGraph));
+    }
+
+    private Response status(Request request) {
+        request.params().allowOnly();
+        return statusResponse();
+    }
+
+    private Response statusResponse() {
+        return Response.json(200, StatusJson.of(controller, version, url.get()));
+    }
+
+    private Response start(Request request) {
+        QueryParams p = JsonBody.params(request)
+                .allowOnly("duration", "interval", "live", "depth", "maxStacks", "liveBudget");
+        CaptureOptions options;
+        try {
+            options = new CaptureOptions(
+                    p.parsed("duration", CaptureOptions::parseDuration, CaptureOptions.DEFAULT_DURATION),
+                    p.parsed("interval", CaptureOptions::parseInterval, CaptureOptions.DEFAULT_INTERVAL),
+                    p.integer("depth", CaptureOptions.DEFAULT_DEPTH, 1, CaptureOptions.MAX_DEPTH),
+                    p.integer("maxStacks", CaptureOptions.DEFAULT_MAX_STACKS, 1, CaptureOptions.MAX_MAX_STACKS),
+                    p.bool("live", true),
+                    p.integer("liveBudget", CaptureOptions.DEFAULT_LIVE_BUDGET, 1, CaptureOptions.MAX_LIVE_BUDGET));
+        } catch (IllegalArgumentException e) {
+            throw new HttpError(400, e.getMessage());
+        }
+        controller.start(options, "http " + request.client());
+        return statusResponse();
+    }
+
+    private Response stop(Request request) {
+        JsonBody.params(request).allowOnly();
+        controller.stop();
+        return statusResponse();
+    }
+
+    private Response reset(Request request) {
+        JsonBody.params(request).allowOnly();
+        controller.reset();
+        return statusResponse();
+    }
+
+    private Response dump(Request request) {
+        QueryParams p = request.params().allowOnly("format", "minAge", "minGcs", "gc");
+        ProfileFormat format = p.parsed("format", ProfileFormat::parse, ProfileFormat.PPROF);
+        LiveFilter filter = liveFilter(p);
+        byte[] body = controller.dump(format, filter, p.bool("gc", false));
+        String file = "heaptap-" + ProcessHandle.current().pid() + "-" + LocalDateTime.now().format(FILE_TIME) + format.extension();
+        // A browser shows the HTML page; everything else downloads under a sensible name.
+        String disposition = (format == ProfileFormat.HTML ? "inline" : "attachment") + "; filename=\"" + file + "\"";
+        return Response.ok(format.contentType(), body).withHeader("Content-Disposition", disposition);
+    }
+
+    private Response top(Request request) {
+        QueryParams p = request.params().allowOnly("kind", "n");
+        String kind = p.text("kind", "alloc");
+        if (!kind.equals("alloc") && !kind.equals("live")) {
+            throw HttpError.badParameter("kind", "'" + kind + "' is neither alloc nor live");
+        }
+        int n = p.integer("n", 20, 1, MAX_ROWS);
+        AllocationProfile profile = controller.recentProfile();
+        String state = controller.status().state().name().toLowerCase(Locale.ROOT);
+        return Response.json(200, TopJson.of(profile, kind, n, state));
+    }
+
+    private Response flameGraph(Request request) {
+        QueryParams p = request.params().allowOnly("minAge", "minGcs");
+        LiveFilter filter = liveFilter(p);
+        AllocationProfile profile = filter.isNone() ? controller.recentProfile() : controller.profile(filter, false);
+        if (profile == null) {
+            throw new HttpError(409, "nothing to show: no capture has run since the agent was loaded or reset");
+        }
+        return Response.json(200, FlameGraphAssets.data(profile));
+    }
+
+    private static LiveFilter liveFilter(QueryParams p) {
+        int minGcs = p.integer("minGcs", 0, 0, Integer.MAX_VALUE);
+        return p.parsed("minAge", age -> CaptureOptions.parseFilter(age, minGcs), new LiveFilter(Duration.ZERO, minGcs));
+    }
+}

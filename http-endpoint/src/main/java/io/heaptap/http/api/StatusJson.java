@@ -1,0 +1,53 @@
+package io.heaptap.http.api;
+
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.HumanUnits;
+import io.heaptap.profile.format.JsonOutput;
+import io.heaptap.session.CaptureOptions;
+import io.heaptap.session.Controller;
+import io.heaptap.session.SessionStatus;
+
+import java.util.Locale;
+
+/** The body of {@code GET /api/status} (and of start / stop / reset, which answer with the new status). */
+final class StatusJson {
+    private StatusJson() {
+    }
+
+    static String of(Controller controller, String version, String url) {
+        SessionStatus s = controller.status();
+        AllocationProfile recent = controller.recentProfile();
+        JsonOutput json = new JsonOutput().beginObject()
+                .field("state", s.state().name().toLowerCase(Locale.ROOT))
+                .field("startedBy", s.startedBy())
+                .field("startedAt", s.startedAt() == null ? null : s.startedAt().toString())
+                .field("endsAt", s.endsAt() == null ? null : s.endsAt().toString())
+                .field("timeLeftMillis", s.timeLeftMillis());
+        json.name("options");
+        CaptureOptions o = s.options();
+        if (o == null) {
+            json.value((String) null);
+        } else {
+            json.beginObject()
+                    .field("duration", HumanUnits.formatDuration(o.duration()))
+                    .field("durationMillis", o.duration().toMillis())
+                    .field("intervalBytes", o.intervalBytes())
+                    .field("stackDepth", o.stackDepth())
+                    .field("maxStacks", o.maxStacks())
+                    .field("live", o.live())
+                    .field("liveBudget", o.live() ? o.liveBudget() : 0)
+                    .endObject();
+        }
+        json.field("samples", s.samples())
+                .field("estimatedAllocatedBytes", recent == null ? 0 : recent.totals().estimatedBytes())
+                .field("estimatedLiveBytes", recent == null ? 0 : recent.liveTotals().estimatedBytes())
+                .field("trackedObjects", recent == null ? 0 : recent.liveInfo().tracked())
+                .field("nativeMemoryBytes", s.nativeMemory())
+                .field("weakRefs", controller.weakRefs())
+                .field("nativeAgentError", s.nativeError())
+                .field("pid", ProcessHandle.current().pid())
+                .field("agentVersion", version)
+                .field("url", url);
+        return json.endObject().toString();
+    }
+}

@@ -1,0 +1,70 @@
+package io.heaptap.http.api;
+
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.AllocationSite;
+import io.heaptap.profile.LiveStats;
+import io.heaptap.profile.format.JsonOutput;
+
+import java.util.List;
+
+/**
+ * The body of {@code GET /api/top}: the top sites by estimated allocated bytes ({@code kind=alloc})
+ * or by estimated live bytes now ({@code kind=live}). Estimates and counts are named as such.
+ */
+final class TopJson {
+    private TopJson() {
+    }
+
+    static String of(AllocationProfile profile, String kind, int n, String state) {
+        JsonOutput json = new JsonOutput().beginObject().field("kind", kind).field("state", state);
+        json.name("rows").beginArray();
+        if (profile != null) {
+            if (kind.equals("alloc")) {
+                allocRows(json, profile, n);
+            } else {
+                liveRows(json, profile, n);
+            }
+        }
+        return json.endArray().endObject().toString();
+    }
+
+    private static void allocRows(JsonOutput json, AllocationProfile profile, int n) {
+        double total = profile.totals().estimatedBytes();
+        List<AllocationSite> sites = profile.sitesByBytes();
+        for (int i = 0; i < Math.min(n, sites.size()); i++) {
+            AllocationSite s = sites.get(i);
+            json.beginObject()
+                    .field("rank", i + 1)
+                    .field("type", s.type())
+                    .field("frame", where(s))
+                    .field("estimatedBytes", s.estimatedBytes())
+                    .field("percent", total > 0 ? 100 * s.estimatedBytes() / total : 0)
+                    .field("estimatedObjects", s.estimatedObjects())
+                    .field("samples", s.samples())
+                    .endObject();
+        }
+    }
+
+    private static void liveRows(JsonOutput json, AllocationProfile profile, int n) {
+        List<AllocationSite> sites = profile.sitesByLiveBytes();
+        for (int i = 0; i < Math.min(n, sites.size()); i++) {
+            AllocationSite s = sites.get(i);
+            LiveStats l = s.live();
+            json.beginObject()
+                    .field("rank", i + 1)
+                    .field("type", s.type())
+                    .field("frame", where(s))
+                    .field("estimatedBytes", l.estimatedBytes())
+                    .field("estimatedObjects", l.estimatedObjects())
+                    .field("trackedObjects", l.tracked())
+                    .field("medianAgeMillis", l.medianAge().toMillis())
+                    .field("maxAgeMillis", l.maxAge().toMillis())
+                    .field("medianGcs", l.medianGcs())
+                    .endObject();
+        }
+    }
+
+    private static String where(AllocationSite s) {
+        return s.stack().isEmpty() ? "[no-stack]" : s.stack().get(0).displayName();
+    }
+}

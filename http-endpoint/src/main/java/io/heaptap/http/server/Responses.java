@@ -1,0 +1,52 @@
+package io.heaptap.http.server;
+
+import io.heaptap.http.route.ErrorResponses;
+import io.heaptap.http.route.Response;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+
+import java.util.Map;
+
+/** heaptap's {@link Response} onto the wire, with the headers every response carries. */
+final class Responses {
+    private Responses() {
+    }
+
+    static ChannelFuture send(Channel channel, Response r, boolean keepAlive, String corsOrigin) {
+        FullHttpResponse out = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(r.status()),
+                Unpooled.wrappedBuffer(r.body()));
+        out.headers().set(HttpHeaderNames.CONTENT_TYPE, r.contentType())
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, r.body().length)
+                .set("X-Content-Type-Options", "nosniff")
+                .set(HttpHeaderNames.CACHE_CONTROL, "no-store")
+                .set("Referrer-Policy", "no-referrer");
+        if (corsOrigin != null) {
+            out.headers().set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, corsOrigin).set(HttpHeaderNames.VARY, "Origin");
+        }
+        for (Map.Entry<String, String> h : r.headers().entrySet()) {
+            out.headers().set(h.getKey(), h.getValue());
+        }
+        out.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+        ChannelFuture written = channel.writeAndFlush(out);
+        if (!keepAlive) {
+            written.addListener(ChannelFutureListener.CLOSE);
+        }
+        return written;
+    }
+
+    /** An error answer to a connection heaptap will not read from again. */
+    static void sendAndClose(Channel channel, int status, String message) {
+        if (channel.isActive()) {
+            send(channel, ErrorResponses.of(status, message, null), false, null);
+        }
+    }
+}

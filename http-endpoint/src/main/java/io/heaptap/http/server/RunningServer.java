@@ -1,0 +1,129 @@
+package io.heaptap.http.server;
+
+import io.heaptap.http.route.Router;
+import io.heaptap.session.ServeOptions;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One listening Netty server and its threads: one NIO event loop ({@code heaptap-http-loop}), two
+ * workers for the routes ({@code heaptap-http-worker-N}, a bounded queue: when it is full the
+ * answer is 503) and a timer for delayed answers ({@code heaptap-http-timer}). All daemons, all
+ * with heaptap's class loader as context loader, all gone after {@link #close()}.
+ */
+public final class RunningServer implements AutoCloseable {
+    private static final int WORKERS = 2;
+    private static final int QUEUE = 32;
+
+    private final EventLoopGroup loop;
+    private final ExecutorService workers;
+    private final ScheduledExecutorService timer;
+    private final Channel listening;
+    private final String url;
+
+    private RunningServer(EventLoopGroup loop, ExecutorService workers, ScheduledExecutorService timer, Channel listening,
+                          String url) {
+        this.loop = loop;
+        this.workers = workers;
+        this.timer = timer;
+        this.listening = listening;
+        this.url = url;
+    }
+
+    /** The executors routes may use; created before the routes, which need them. */
+    public record Threads(ExecutorService workers, ScheduledExecutorService timer) {
+        public static Threads create() {
+            ThreadPoolExecutor workers = new ThreadPoolExecutor(WORKERS, WORKERS, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE),
+                    named("heaptap-http-worker-", true), new ThreadPoolExecutor.AbortPolicy());
+            ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, named("heaptap-http-timer", false));
+            timer.setRemoveOnCancelPolicy(true);
+            return new Threads(workers, timer);
+        }
+
+        void shutdown() {
+            workers.shutdownNow();
+            timer.shutdownNow();
+        }
+    }
+
+    /**
+     * Binds and starts serving, or fails with an {@link IllegalStateException} that says why, having
+     * released everything it had started.
+     */
+    public static RunningServer start(ServeOptions options, Router router, Threads threads) {
+        EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, named("heaptap-http-loop", false), NioIoHandler.newFactory());
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(loop)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 64)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelSetup(router, new AccessCheck(options), threads.workers()))
+                    .bind(new InetSocketAddress(options.bind(), options.port()))
+                    .sync()
+                    .channel();
+            InetSocketAddress bound = (InetSocketAddress) channel.localAddress();
+            return new RunningServer(loop, threads.workers(), threads.timer(), channel, url(options.bind(), bound.getPort()));
+        } catch (Exception e) {
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            threads.shutdown();
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException(bindFailure(options, e));
+        }
+    }
+
+    public String url() {
+        return url;
+    }
+
+    @Override
+    public void close() {
+        listening.close().syncUninterruptibly();
+        loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownNow();
+        timer.shutdownNow();
+    }
+
+    private static String bindFailure(ServeOptions options, Exception e) {
+        String where = options.bind() + ":" + options.port();
+        if (e instanceof BindException || (e.getMessage() != null && e.getMessage().contains("Address already in use"))) {
+            return "cannot serve on " + where + ": the port is already in use (choose another with --port, or --port 0 for any free one)";
+        }
+        return "cannot serve on " + where + ": " + e.getMessage();
+    }
+
+    private static String url(String bind, int port) {
+        String host = bind.contains(":") ? "[" + bind + "]" : bind;
+        return "http://" + host + ":" + port + "/";
+    }
+
+    private static ThreadFactory named(String name, boolean numbered) {
+        ClassLoader heaptap = RunningServer.class.getClassLoader();
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, numbered ? name + n.incrementAndGet() : name);
+            t.setDaemon(true);
+            t.setContextClassLoader(heaptap);
+            return t;
+        };
+    }
+}

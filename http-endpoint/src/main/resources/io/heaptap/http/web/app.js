@@ -1,0 +1,96 @@
+// heaptap's web page: polls /api/status, and while a capture has data, redraws the two flame
+// graphs (/api/flamegraph) and the top-site tables (/api/top). Every asset comes from this server.
+(function () {
+  const $ = id => document.getElementById(id);
+  const allocGraph = heaptapFlameGraph($('alloc-graph'), $('alloc-details'));
+  const liveGraph = heaptapFlameGraph($('live-graph'), $('live-details'));
+  const fmtBytes = allocGraph.formatBytes;
+  const fmtMillis = ms => ms < 1000 ? ms + ' ms' : ms < 60000 ? (ms / 1000).toFixed(1) + ' s' : (ms / 60000).toFixed(1) + ' min';
+  let lastState = null;
+  let lastDraw = 0;
+
+  async function call(method, url) {
+    const response = await fetch(url, {method: method, headers: {'Accept': 'application/json'}});
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error ? body.error.message : response.statusText);
+    return body;
+  }
+
+  function showError(e) { $('error').textContent = e ? String(e.message || e) : ''; }
+
+  function showStatus(s) {
+    $('pid').textContent = 'pid ' + s.pid;
+    let text = s.state;
+    if (s.state === 'recording') text += ', ' + fmtMillis(s.timeLeftMillis) + ' left';
+    if (s.state !== 'idle') {
+      text += '; ' + s.samples.toLocaleString() + ' samples; est. ' + fmtBytes(s.estimatedAllocatedBytes) + ' allocated, '
+        + fmtBytes(s.estimatedLiveBytes) + ' live; started by ' + s.startedBy;
+    }
+    if (s.nativeAgentError) text += '; native agent unavailable: ' + s.nativeAgentError;
+    $('status').textContent = text;
+    $('status').dataset.state = s.state;
+    $('start').disabled = s.state === 'recording';
+    $('stop').disabled = s.state !== 'recording';
+  }
+
+  function fillTable(id, rows, cells) {
+    const body = document.querySelector('#' + id + ' tbody');
+    body.replaceChildren(...rows.map(r => {
+      const tr = document.createElement('tr');
+      cells(r).forEach(([text, numeric]) => {
+        const td = document.createElement('td');
+        td.textContent = text;
+        if (numeric) td.className = 'num';
+        tr.appendChild(td);
+      });
+      return tr;
+    }));
+  }
+
+  async function draw() {
+    const data = await call('GET', '/api/flamegraph');
+    allocGraph.show(data.alloc);
+    liveGraph.show(data.live);
+    const alloc = await call('GET', '/api/top?kind=alloc&n=15');
+    fillTable('top-alloc', alloc.rows, r => [[r.rank, true], [fmtBytes(r.estimatedBytes), true], [r.percent.toFixed(1), true],
+      [r.samples, true], [r.type], [r.frame]]);
+    const live = await call('GET', '/api/top?kind=live&n=15');
+    fillTable('top-live', live.rows, r => [[r.rank, true], [fmtBytes(r.estimatedBytes), true], [r.trackedObjects, true],
+      [fmtMillis(r.medianAgeMillis), true], [fmtMillis(r.maxAgeMillis), true], [r.type], [r.frame]]);
+    document.body.dataset.drawn = String(Date.now());
+  }
+
+  async function refresh() {
+    try {
+      const s = await call('GET', '/api/status');
+      showStatus(s);
+      const changed = s.state !== lastState;
+      lastState = s.state;
+      if (s.state !== 'idle' && (changed || (s.state === 'recording' && Date.now() - lastDraw > 2000))) {
+        lastDraw = Date.now();
+        await draw();
+      }
+      showError(null);
+    } catch (e) {
+      showError(e);
+    }
+  }
+
+  async function act(method, url) {
+    try {
+      showError(null);
+      await call(method, url);
+      lastState = null;
+      await refresh();
+    } catch (e) {
+      showError(e);
+    }
+  }
+
+  $('start').onclick = () => act('POST', '/api/start?duration=' + encodeURIComponent($('duration').value)
+    + '&interval=' + encodeURIComponent($('interval').value) + '&live=' + $('live').checked);
+  $('stop').onclick = () => act('POST', '/api/stop');
+  $('reset').onclick = () => act('POST', '/api/reset');
+  refresh();
+  setInterval(refresh, 1000);
+})();
