@@ -12,10 +12,11 @@ import java.util.Optional;
  * An empty string means dormant: nothing serves and nothing samples until asked.
  */
 record AgentArguments(Optional<ServeOptions> serve) {
+    static final AgentArguments DORMANT = new AgentArguments(Optional.empty());
 
     static AgentArguments parse(String args) {
         if (args == null || args.isBlank()) {
-            return new AgentArguments(Optional.empty());
+            return DORMANT;
         }
         String[] parts = args.split(",");
         if (!parts[0].trim().equals("serve")) {

@@ -32,9 +32,15 @@ public final class AgentEntry {
      * failure to serve is the one thing heaptap prints on the target's stderr; the JVM starts anyway.
      */
     public static void premain(String args, Instrumentation instrumentation) throws Exception {
+        AgentArguments arguments = AgentArguments.DORMANT;
         try {
-            start(AgentArguments.parse(args));
-        } catch (RuntimeException e) {
+            arguments = AgentArguments.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("heaptap: not serving: " + e.getMessage());
+        }
+        try {
+            start(arguments);
+        } catch (IllegalStateException e) {
             System.err.println("heaptap: not serving: " + e.getMessage());
             throw e;
         }

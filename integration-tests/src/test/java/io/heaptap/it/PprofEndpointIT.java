@@ -1,0 +1,88 @@
+package io.heaptap.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.perftools.profiles.ProfileProto.Profile;
+
+import io.heaptap.it.support.Http;
+import io.heaptap.it.support.Http.Reply;
+import io.heaptap.it.support.Jdk;
+import io.heaptap.it.support.Profiles;
+import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.support.Wait;
+import io.heaptap.it.workload.Allocator;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code /debug/pprof/allocs} and {@code /debug/pprof/heap} fetched the way Pyroscope, Alloy and
+ * Parca scrape a Go service, decoded with pprof's official profile.proto classes.
+ */
+class PprofEndpointIT {
+    static final List<String> GO_HEAP_TYPES = List.of("alloc_objects/count", "alloc_space/bytes", "inuse_objects/count",
+            "inuse_space/bytes");
+
+    @Test
+    void scrapedLikeAGoService() throws Exception {
+        try (TargetJvm target = TargetJvm.start(Jdk.newest(), Allocator.class)) {
+            Http http = new Http(HttpIT.serveUrl(target.pid()));
+
+            // Idle target, ?seconds=N: a capture of exactly N seconds is started for the scrape.
+            Reply window = http.get("/debug/pprof/allocs?seconds=2", "Accept-Encoding", "gzip");
+            assertEquals(200, window.status(), window.toString());
+            assertEquals("application/octet-stream", window.header("content-type").orElseThrow());
+            assertEquals(0x1f, window.body()[0] & 0xff, "gzipped like Go's");
+            Profile scraped = Profiles.pprof(window.body());
+            assertEquals(GO_HEAP_TYPES, types(scraped));
+            assertEquals("alloc_space", scraped.getStringTable((int) scraped.getDefaultSampleType()));
+            double seconds = scraped.getDurationNanos() / 1e9;
+            assertTrue(seconds >= 1.9 && seconds <= 3, "the window is the 2 s asked for: " + seconds);
+            assertTrue(functions(scraped).stream().anyMatch(f -> f.contains("allocateBuffer")), "the workload's hot frame");
+            assertTrue(HttpIT.json(http.get("/api/status")).get("startedBy").asText().startsWith("pprof scrape from 127.0.0.1"));
+
+            // A running capture, ?seconds=N: the delta of N seconds, much less than the whole capture.
+            assertEquals(200, http.post("/api/start?duration=5m").status());
+            Wait.until("a few seconds of samples", Duration.ofSeconds(60),
+                    () -> Profiles.pprof(http.get("/debug/pprof/allocs").body()).getDurationNanos() > 6_000_000_000L);
+            // The delta's window lies between two cumulative fetches, so it holds at most their difference.
+            Profile first = Profiles.pprof(http.get("/debug/pprof/allocs").body());
+            Profile d = Profiles.pprof(http.get("/debug/pprof/allocs?seconds=1").body());
+            Profile last = Profiles.pprof(http.get("/debug/pprof/allocs").body());
+            double deltaSeconds = d.getDurationNanos() / 1e9;
+            assertTrue(deltaSeconds >= 0.95 && deltaSeconds < 2.5, "delta window " + deltaSeconds + " s");
+            long deltaBytes = total(d, 1);
+            long between = total(last, 1) - total(first, 1);
+            assertTrue(deltaBytes > 0 && deltaBytes <= between, "delta " + deltaBytes + " within " + between);
+            assertTrue(deltaBytes < total(last, 1), "a delta, not the whole capture");
+
+            // heap: the same four types, in-use space by default; ?gc=1 collects first.
+            Reply heap = http.get("/debug/pprof/heap?gc=1");
+            assertEquals(200, heap.status(), heap.toString());
+            Profile h = Profiles.pprof(heap.body());
+            assertEquals(GO_HEAP_TYPES, types(h));
+            assertEquals("inuse_space", h.getStringTable((int) h.getDefaultSampleType()));
+            assertTrue(h.getLocationList().stream().allMatch(l -> l.getAddress() != 0), "non-zero addresses (Alloy keys stacks by address)");
+
+            HttpIT.expectError(http.get("/debug/pprof/allocs?seconds=0"), 400, "seconds");
+            HttpIT.expectError(http.get("/debug/pprof/allocs?gc=1"), 400, "gc");
+            HttpIT.expectError(http.get("/debug/pprof/profile"), 404, null);
+        }
+    }
+
+    static List<String> types(Profile p) {
+        return p.getSampleTypeList().stream()
+                .map(t -> p.getStringTable((int) t.getType()) + "/" + p.getStringTable((int) t.getUnit())).toList();
+    }
+
+    static List<String> functions(Profile p) {
+        return p.getFunctionList().stream().map(f -> p.getStringTable((int) f.getName())).toList();
+    }
+
+    static long total(Profile p, int index) {
+        return p.getSampleList().stream().mapToLong(s -> s.getValue(index)).sum();
+    }
+}

@@ -1,0 +1,92 @@
+package io.heaptap.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.heaptap.it.support.Jdk;
+import io.heaptap.it.support.Paths;
+import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.workload.Allocator;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The web page in a real headless Chromium (Debian's chromium and chromium-driver): start a capture
+ * with the button, watch the flame graph render with the workload's hot frame, stop it. The
+ * screenshot is kept in integration-tests/target/it-work/web-page/ as a build artifact.
+ */
+class WebPageIT {
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+
+    @Test
+    void startWatchTheFlameGraphAndStop() throws Exception {
+        assertTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "install chromium and chromium-driver (./test does): the web page test needs a real browser");
+        Path work = Paths.workDir("web-page");
+        try (TargetJvm target = TargetJvm.start(Jdk.newest(), Allocator.class)) {
+            String url = HttpIT.serveUrl(target.pid());
+            WebDriver browser = chromium(work);
+            try {
+                browser.get(url);
+                WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
+                WebElement status = browser.findElement(By.id("status"));
+                wait.until(b -> "idle".equals(status.getAttribute("data-state")));
+
+                WebElement duration = browser.findElement(By.id("duration"));
+                duration.clear();
+                duration.sendKeys("2m");
+                browser.findElement(By.id("start")).click();
+                wait.until(b -> "recording".equals(status.getAttribute("data-state")));
+
+                // The flame graph is drawn, and the workload's hot allocating frame is in it.
+                wait.until(b -> b.findElements(By.cssSelector("#alloc-graph g title")).stream()
+                        .anyMatch(t -> t.getAttribute("textContent").contains("Allocator.allocateBuffer")));
+                wait.until(b -> !b.findElements(By.cssSelector("#top-alloc tbody tr")).isEmpty());
+                List<WebElement> rects = browser.findElements(By.cssSelector("#alloc-graph rect"));
+                assertTrue(rects.size() > 3, "frames drawn: " + rects.size());
+                assertTrue(status.getText().contains("left"), status.getText());
+
+                File shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE);
+                Path kept = work.resolve("web-page.png");
+                Files.copy(shot.toPath(), kept, StandardCopyOption.REPLACE_EXISTING);
+                assertTrue(Files.size(kept) > 10_000, "a real screenshot");
+
+                browser.findElement(By.id("stop")).click();
+                wait.until(b -> "stopped".equals(status.getAttribute("data-state")));
+                assertEquals("", browser.findElement(By.id("error")).getText(), "no error shown");
+            } finally {
+                browser.quit();
+            }
+        }
+    }
+
+    static WebDriver chromium(Path work) {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-default-apps", "--disable-sync",
+                "--disable-extensions", "--no-first-run", "--window-size=1400,1000",
+                "--user-data-dir=" + work.resolve("chromium-profile"));
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort()
+                .build();
+        return new ChromeDriver(service, options);
+    }
+}
