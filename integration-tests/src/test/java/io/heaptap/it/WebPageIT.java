@@ -28,7 +28,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The web page in a real headless Chromium (Debian's chromium and chromium-driver): start a capture
  * with the button, watch the flame graph render with the workload's hot frame, stop it. The
- * screenshot is kept in integration-tests/target/it-work/web-page/ as a build artifact.
+ * screenshot is kept as integration-tests/target/it-work/web-page.png, a build artifact.
  */
 class WebPageIT {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
@@ -63,7 +63,7 @@ class WebPageIT {
                 assertTrue(status.getText().contains("left"), status.getText());
 
                 File shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE);
-                Path kept = work.resolve("web-page.png");
+                Path kept = work.getParent().resolve("web-page.png");
                 Files.copy(shot.toPath(), kept, StandardCopyOption.REPLACE_EXISTING);
                 assertTrue(Files.size(kept) > 10_000, "a real screenshot");
 
