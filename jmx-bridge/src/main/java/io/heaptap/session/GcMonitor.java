@@ -66,13 +66,20 @@ final class GcMonitor implements NotificationListener {
         heapAround.clear();
         frozen = null;
         recent = null;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (gc instanceof NotificationEmitter emitter) {
-                emitter.addNotificationListener(this, null, null);
-                emitters.add(emitter);
+        try {
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                if (gc instanceof NotificationEmitter emitter) {
+                    emitter.addNotificationListener(this, null, null);
+                    emitters.add(emitter);
+                }
             }
+            baseline = new Baseline(System.nanoTime(), beanCounters(), threadCpu.read(gcThreadFilter()), processCpuNanos());
+        } catch (RuntimeException e) {
+            // The capture goes on without GC figures, and its reports say why.
+            unsubscribe();
+            baseline = null;
+            frozen = GcCost.unknown("cannot read the GC MXBeans: " + e);
         }
-        baseline = new Baseline(System.nanoTime(), beanCounters(), threadCpu.read(gcThreadFilter()), processCpuNanos());
     }
 
     /** Closes the window: later reads return the figures of the whole capture. */
