@@ -4,6 +4,7 @@ import io.heaptap.attach.AgentConnection;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.profile.HumanUnits;
 
+import java.util.List;
 import java.util.Locale;
 
 import picocli.CommandLine.Command;
@@ -27,6 +28,11 @@ final class StatusCommand extends TargetCommand {
                         HumanUnits.formatBytes(h.getEstimatedLiveBytes()), h.getTrackedObjects(), h.getLiveBudget(),
                         h.getKeepProbability())
                 : "not tracked");
+        List<String> gc = h.getGcReport();
+        System.out.printf(Locale.ROOT, "gc:           %s%n", gc.isEmpty() ? "-" : gc.get(0));
+        for (String line : gc.subList(Math.min(1, gc.size()), gc.size())) {
+            System.out.printf(Locale.ROOT, "              %s%n", line);
+        }
         System.out.printf(Locale.ROOT, "native mem:   %s%n", HumanUnits.formatBytes(h.getNativeMemoryBytes()));
         System.out.printf(Locale.ROOT, "weak refs:    %,d%n", h.getWeakRefs());
         System.out.printf(Locale.ROOT, "dump folder:  %s%n", h.getDumpDirectory());

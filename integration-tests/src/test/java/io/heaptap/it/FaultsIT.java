@@ -52,11 +52,12 @@ class FaultsIT {
     @Test
     void aKilledCliCannotLeaveSamplingOn() throws Exception {
         try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class)) {
-            Process cli = HeaptapCli.start("capture", Long.toString(target.pid()), "--duration", "3s");
+            // 20 s: long enough that a status poll (a JVM start each) sees it recording on a loaded machine.
+            Process cli = HeaptapCli.start("capture", Long.toString(target.pid()), "--duration", "20s");
             Wait.forState(target.pid(), "recording", Duration.ofSeconds(60));
             cli.destroyForcibly();  // SIGKILL: no shutdown hook, no stop() from the CLI
             assertTrue(cli.waitFor(30, TimeUnit.SECONDS));
-            Wait.forState(target.pid(), "stopped", Duration.ofSeconds(30));
+            Wait.forState(target.pid(), "stopped", Duration.ofSeconds(60));
             assertTrue(target.isAlive());
         }
     }

@@ -3,8 +3,10 @@ package io.heaptap.jmx;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Drops;
+import io.heaptap.profile.GcCost;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveStats;
+import io.heaptap.profile.format.GcText;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
@@ -121,6 +123,55 @@ final class HeaptapBean implements HeaptapMXBean {
     public double getEstimatedLiveBytes() {
         AllocationProfile p = controller.recentProfile();
         return p == null ? 0 : p.liveTotals().estimatedBytes();
+    }
+
+    @Override
+    public String getGcCollector() {
+        GcCost gc = controller.status().gc();
+        return gc == null ? "" : gc.collector();
+    }
+
+    @Override
+    public long getGcCollections() {
+        GcCost gc = controller.status().gc();
+        return gc == null ? 0 : gc.collections();
+    }
+
+    @Override
+    public long getGcPauseMillis() {
+        GcCost gc = controller.status().gc();
+        return gc == null ? 0 : gc.pauseMillis();
+    }
+
+    @Override
+    public double getGcPauseShare() {
+        GcCost gc = controller.status().gc();
+        return gc == null ? 0 : gc.pauseShare();
+    }
+
+    @Override
+    public double getGcCpuShare() {
+        GcCost gc = controller.status().gc();
+        return gc == null ? -1 : gc.cpu().share();
+    }
+
+    @Override
+    public double getAllocationRateBytesPerSecond() {
+        AllocationProfile p = controller.recentProfile();
+        return p == null ? 0 : p.allocationRate();
+    }
+
+    @Override
+    public List<String> getGcReport() {
+        AllocationProfile p = controller.recentProfile();
+        List<String> lines = new ArrayList<>();
+        if (p != null) {
+            GcCost gc = p.info().gc();
+            lines.add(GcText.header(gc));
+            gc.alarm().ifPresent(lines::add);
+            lines.addAll(GcText.lines(gc, p.allocationRate()));
+        }
+        return lines;
     }
 
     @Override

@@ -52,6 +52,27 @@ public interface HeaptapMXBean {
     @Description("Bytes held by live objects now (an estimate)")
     double getEstimatedLiveBytes();
 
+    @Description("The garbage collector (G1, Parallel, ZGC, ...); empty when idle")
+    String getGcCollector();
+
+    @Description("Collections during the current or last capture (a count, from the GC MXBeans)")
+    long getGcCollections();
+
+    @Description("Milliseconds the application was paused for GC during the current or last capture")
+    long getGcPauseMillis();
+
+    @Description("Share of the capture's wall-clock time spent in GC pauses, 0-1")
+    double getGcPauseShare();
+
+    @Description("Share of the process's CPU time used by GC threads during the capture, 0-1; -1 when unavailable")
+    double getGcCpuShare();
+
+    @Description("Bytes allocated per second during the current or last capture (an estimate, from the samples)")
+    double getAllocationRateBytesPerSecond();
+
+    @Description("The GC cost of the current or last capture in words: collector and heap, collections, CPU, and a warning line when GC is expensive")
+    List<String> getGcReport();
+
     @Description("Bytes of native memory held by the agent's tables (the agent's own count)")
     long getNativeMemoryBytes();
 

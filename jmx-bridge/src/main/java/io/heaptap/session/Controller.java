@@ -43,6 +43,7 @@ public final class Controller {
     private final TargetInfo target;
     private final DumpDirectory dumpDirectory;
     private final LargeObjects largeObjects = LargeObjects.forThisJvm();
+    private final GcMonitor gcMonitor = new GcMonitor();
     private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
 
     private SessionState state = SessionState.IDLE;
@@ -95,6 +96,7 @@ public final class Controller {
         } catch (NativeAgentException e) {
             throw new SessionConflictException(e.getMessage());
         }
+        gcMonitor.start();
         options = requested;
         startedBy = client == null || client.isBlank() ? "unknown client" : client;
         startedAt = Instant.now();
@@ -122,6 +124,7 @@ public final class Controller {
     private void stopSampling(String reason) {
         agent.stop();
         stopNanos = System.nanoTime();
+        gcMonitor.stop();
         state = SessionState.STOPPED;
         recentProfile = null;
         if (deadline != null) {
@@ -170,6 +173,7 @@ public final class Controller {
             liveTracker.stop();
             agent.clear();
         }
+        gcMonitor.reset();
         state = SessionState.IDLE;
         recentProfile = null;
         options = null;
@@ -184,7 +188,8 @@ public final class Controller {
                 : 0;
         long samples = state == SessionState.IDLE ? 0 : agent.sampleCount();
         long memory = agent == null ? 0 : agent.nativeMemoryBytes();
-        return new SessionStatus(state, startedBy, startedAt, endsAt, left, options, samples, memory, nativeError);
+        return new SessionStatus(state, startedBy, startedAt, endsAt, left, options, samples, memory, nativeError,
+                state == SessionState.IDLE ? null : gcMonitor.cost());
     }
 
     /**
@@ -207,7 +212,7 @@ public final class Controller {
         List<String> warnings = new ArrayList<>();
         SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
         CaptureInfo info = new CaptureInfo(target, startedAt, end - startNanos, snapshot.intervalBytes(),
-                snapshot.stackDepth(), snapshot.samples(), snapshot.drops(), warnings);
+                snapshot.stackDepth(), snapshot.samples(), snapshot.drops(), warnings, gcMonitor.cost());
         return new AllocationProfile(info, snapshot.live(), snapshot.sites());
     }
 

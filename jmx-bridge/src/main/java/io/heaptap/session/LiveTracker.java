@@ -3,6 +3,7 @@ package io.heaptap.session;
 import com.sun.management.GarbageCollectionNotificationInfo;
 
 import io.heaptap.nativeagent.NativeAgent;
+import io.heaptap.profile.CollectorCost;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -98,8 +99,7 @@ final class LiveTracker implements NotificationListener {
     static long gcCount() {
         long count = 0;
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            String name = gc.getName();
-            if (!name.contains("Pauses") && !name.contains("Concurrent")) {
+            if (CollectorCost.Kind.ofBean(gc.getName()).countsCollections()) {
                 count += Math.max(0, gc.getCollectionCount());
             }
         }

@@ -1,5 +1,7 @@
 package io.heaptap.session;
 
+import io.heaptap.profile.GcCost;
+
 import java.time.Instant;
 
 /**
@@ -14,7 +16,8 @@ import java.time.Instant;
  * @param samples        samples recorded so far
  * @param nativeMemory   estimated bytes of native memory held by the agent
  * @param nativeError    why the native agent is unavailable, or null when it is fine
+ * @param gc             what the garbage collector cost during the current (so far) or last capture; null when idle
  */
 public record SessionStatus(SessionState state, String startedBy, Instant startedAt, Instant endsAt, long timeLeftMillis,
-                            CaptureOptions options, long samples, long nativeMemory, String nativeError) {
+                            CaptureOptions options, long samples, long nativeMemory, String nativeError, GcCost gc) {
 }

@@ -24,6 +24,11 @@ public record AllocationProfile(CaptureInfo info, LiveInfo liveInfo, List<Alloca
         return sum("all", sites);
     }
 
+    /** Estimated bytes allocated per second of the capture (an estimate, from the samples). */
+    public double allocationRate() {
+        return info.durationNanos() <= 0 ? 0 : totals().estimatedBytes() / (info.durationNanos() / 1e9);
+    }
+
     /** Live totals over a group of sites. */
     public record LiveTotals(String name, long tracked, double estimatedObjects, double estimatedBytes) {
     }

@@ -14,10 +14,12 @@ import java.util.List;
  * @param samples        samples recorded
  * @param drops          what was lost or refused
  * @param warnings       one-line warnings a reader must see (for example a biased JDK sampler)
+ * @param gc             what the garbage collector cost over the same window
  */
 public record CaptureInfo(TargetInfo target, Instant startedAt, long durationNanos, long intervalBytes, int stackDepth,
-                          long samples, Drops drops, List<String> warnings) {
+                          long samples, Drops drops, List<String> warnings, GcCost gc) {
     public CaptureInfo {
         warnings = List.copyOf(warnings);
+        gc = gc == null ? GcCost.unknown("not measured") : gc;
     }
 }

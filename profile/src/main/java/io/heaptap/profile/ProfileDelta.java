@@ -37,7 +37,8 @@ public final class ProfileDelta {
         CaptureInfo b = before.info();
         Instant windowStart = b.startedAt().plusNanos(b.durationNanos());
         CaptureInfo window = new CaptureInfo(a.target(), windowStart, Math.max(0, a.durationNanos() - b.durationNanos()),
-                a.intervalBytes(), a.stackDepth(), Math.max(0, a.samples() - b.samples()), a.drops(), a.warnings());
+                a.intervalBytes(), a.stackDepth(), Math.max(0, a.samples() - b.samples()), a.drops(), a.warnings(),
+                a.gc().since(b.gc()));
         return new AllocationProfile(window, after.liveInfo(), sites);
     }
 

@@ -2,7 +2,9 @@ package io.heaptap.http.api;
 
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.HumanUnits;
+import io.heaptap.profile.format.GcText;
 import io.heaptap.profile.format.JsonOutput;
+import io.heaptap.profile.format.JsonWriter;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.SessionStatus;
@@ -48,6 +50,19 @@ final class StatusJson {
                 .field("pid", ProcessHandle.current().pid())
                 .field("agentVersion", version)
                 .field("url", url);
+        if (s.gc() == null) {
+            json.name("gc").value((String) null);
+            json.name("gcSummary").beginArray().endArray();
+        } else {
+            // The same gc object as the JSON dump, and the report's lines for the web page.
+            double rate = recent == null ? 0 : recent.allocationRate();
+            JsonWriter.writeGc(json, s.gc(), rate);
+            json.name("gcSummary").beginArray();
+            s.gc().alarm().ifPresent(json::value);
+            json.value(GcText.header(s.gc()));
+            GcText.lines(s.gc(), rate).forEach(json::value);
+            json.endArray();
+        }
         return json.endObject().toString();
     }
 }

@@ -28,6 +28,13 @@
     }
     if (s.nativeAgentError) text += '; native agent unavailable: ' + s.nativeAgentError;
     $('status').textContent = text;
+    // What GC cost during the capture, first line the warning when there is one.
+    $('gc').replaceChildren(...s.gcSummary.map((line, i) => {
+      const d = document.createElement('div');
+      d.textContent = line;
+      if (i === 0 && s.gc && s.gc.alarm) d.className = 'warn';
+      return d;
+    }));
     $('status').dataset.state = s.state;
     $('start').disabled = s.state === 'recording';
     $('stop').disabled = s.state !== 'recording';

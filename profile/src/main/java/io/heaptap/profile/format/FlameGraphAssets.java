@@ -59,6 +59,11 @@ public final class FlameGraphAssets {
         info.warnings().forEach(data::value);
         data.endArray();
         data.field("dropped", TextReport.describe(info.drops()));
+        data.field("gcHeader", GcText.header(info.gc()));
+        data.field("gcAlarm", info.gc().alarm().orElse(null));
+        data.name("gc").beginArray();
+        GcText.lines(info.gc(), profile.allocationRate()).forEach(data::value);
+        data.endArray();
         data.field("liveSubtitle", String.format(Locale.ROOT, "estimated %s live now, from %,d tracked objects%s",
                 HumanUnits.formatBytes(profile.liveTotals().estimatedBytes()), profile.liveInfo().tracked(),
                 profile.liveInfo().filter().isNone() ? "" : " (only objects " + TextReport.describe(profile.liveInfo().filter()) + ")"));

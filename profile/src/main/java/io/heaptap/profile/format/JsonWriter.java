@@ -5,8 +5,13 @@ import io.heaptap.profile.AllocationProfile.LiveTotals;
 import io.heaptap.profile.AllocationProfile.Totals;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
+import io.heaptap.profile.CollectorCost;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
+import io.heaptap.profile.GcCost;
+import io.heaptap.profile.GcCpu;
+import io.heaptap.profile.HeapAroundGc;
+import io.heaptap.profile.HeapSizing;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
 
@@ -16,13 +21,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The JSON document for scripts; its schema is documented in the README ("JSON schema") and its
  * field names are stable. Every figure says in its name whether it is a raw count
  * ({@code samples}) or an estimate ({@code estimated*}).
  */
-final class JsonWriter implements ProfileWriter {
+public final class JsonWriter implements ProfileWriter {
     static final int SCHEMA_VERSION = 2;
 
     @Override
@@ -61,6 +67,7 @@ final class JsonWriter implements ProfileWriter {
         j.name("warnings").beginArray();
         info.warnings().forEach(j::value);
         j.endArray().endObject();
+        writeGc(j, info.gc(), profile.allocationRate());
 
         Totals total = profile.totals();
         j.name("totals").beginObject()
@@ -153,5 +160,55 @@ final class JsonWriter implements ProfileWriter {
         }
         j.endArray();
         return j.endObject().toString();
+    }
+
+    /** The {@code gc} object of the JSON schema; also in {@code /api/status}. */
+    public static void writeGc(JsonOutput j, GcCost gc, double allocationRate) {
+        HeapSizing h = gc.heap();
+        HeapAroundGc around = gc.heapAround();
+        GcCpu cpu = gc.cpu();
+        j.name("gc").beginObject()
+                .field("collector", gc.collector());
+        j.name("heap").beginObject()
+                .field("initialBytes", h.initialBytes())
+                .field("usedBytes", h.usedBytes())
+                .field("committedBytes", h.committedBytes())
+                .field("maxBytes", h.maxBytes())
+                .endObject();
+        j.field("windowMillis", gc.windowNanos() / 1_000_000)
+                .field("collections", gc.collections())
+                .field("pauseMillis", gc.pauseMillis())
+                .field("pauseShare", gc.pauseShare());
+        j.name("collectors").beginArray();
+        for (CollectorCost c : gc.collectors()) {
+            j.beginObject()
+                    .field("name", c.name())
+                    .field("kind", c.kind().name().toLowerCase(Locale.ROOT))
+                    .field("collections", c.collections())
+                    .field("timeMillis", c.timeMillis())
+                    .endObject();
+        }
+        j.endArray();
+        j.name("heapAroundGc").beginObject()
+                .field("collections", around.collections())
+                .field("meanBeforeBytes", around.meanBeforeBytes())
+                .field("meanAfterBytes", around.meanAfterBytes())
+                .field("maxAfterBytes", around.maxAfterBytes())
+                .endObject();
+        j.name("cpu").beginObject()
+                .field("available", cpu.available())
+                .field("unavailableReason", cpu.unavailableReason())
+                .field("gcThreadNanos", cpu.gcThreadNanos())
+                .field("processNanos", cpu.processNanos())
+                .field("share", cpu.share())
+                .field("gcCores", gc.gcCores())
+                .field("gcThreads", cpu.gcThreads())
+                .field("note", cpu.note());
+        j.name("threadNames").beginArray();
+        cpu.threadNames().forEach(j::value);
+        j.endArray().endObject();
+        j.field("estimatedAllocationRateBytesPerSecond", allocationRate)
+                .field("alarm", gc.alarm().orElse(null))
+                .endObject();
     }
 }

@@ -110,7 +110,7 @@ final class PprofWriter implements ProfileWriter {
         return p.toByteArray();
     }
 
-    private static List<String> comments(AllocationProfile profile) {
+    static List<String> comments(AllocationProfile profile) {
         CaptureInfo info = profile.info();
         List<String> comments = new ArrayList<>();
         comments.add(String.format(Locale.ROOT, "heaptap: pid %d, %s %s", info.target().pid(), info.target().vmName(),
@@ -123,6 +123,11 @@ final class PprofWriter implements ProfileWriter {
                 profile.liveInfo().filter().isNone() ? "" : ", only objects " + TextReport.describe(profile.liveInfo().filter())));
         for (String warning : info.warnings()) {
             comments.add("heaptap: warning: " + warning);
+        }
+        comments.add("heaptap: " + GcText.header(info.gc()));
+        info.gc().alarm().ifPresent(alarm -> comments.add("heaptap: gc: " + alarm));
+        for (String line : GcText.lines(info.gc(), profile.allocationRate())) {
+            comments.add("heaptap: gc: " + line);
         }
         return comments;
     }

@@ -7,6 +7,7 @@ import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
+import io.heaptap.profile.GcCost;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
@@ -35,6 +36,7 @@ final class TextReport implements ProfileWriter {
 
         w.printf(Locale.ROOT, "heaptap allocation profile: pid %d, %s %s%n", info.target().pid(), info.target().vmName(),
                 info.target().javaVersion());
+        w.printf(Locale.ROOT, "%s%n", GcText.header(info.gc()));
         w.printf(Locale.ROOT, "capture: %s from %s, interval %s, depth %d, %,d samples%n",
                 HumanUnits.formatDuration(Duration.ofNanos(info.durationNanos())), info.startedAt(),
                 HumanUnits.formatBytes(info.intervalBytes()), info.stackDepth(), info.samples());
@@ -44,6 +46,8 @@ final class TextReport implements ProfileWriter {
         }
         w.printf(Locale.ROOT, "estimated allocated: %s in %s objects (estimates are Poisson-weighted; samples are raw counts)%n",
                 HumanUnits.formatBytes(total.estimatedBytes()), HumanUnits.formatCount(total.estimatedObjects()));
+
+        writeGc(profile, w);
 
         w.println();
         w.println("Top allocation sites");
@@ -75,6 +79,17 @@ final class TextReport implements ProfileWriter {
         }
         writeLive(profile, w);
         w.flush();
+    }
+
+    /** At the top: whether allocation is worth chasing at all. */
+    private static void writeGc(AllocationProfile profile, PrintWriter w) {
+        GcCost gc = profile.info().gc();
+        w.println();
+        w.println("GC during the capture");
+        gc.alarm().ifPresent(alarm -> w.printf(Locale.ROOT, "  >> %s%n", alarm));
+        for (String line : GcText.lines(gc, profile.allocationRate())) {
+            w.printf(Locale.ROOT, "  %s%n", line);
+        }
     }
 
     private static void writeLive(AllocationProfile profile, PrintWriter w) {

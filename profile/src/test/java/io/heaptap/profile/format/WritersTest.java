@@ -7,8 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
+import io.heaptap.profile.CollectorCost;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
+import io.heaptap.profile.GcCost;
+import io.heaptap.profile.GcCpu;
+import io.heaptap.profile.HeapAroundGc;
+import io.heaptap.profile.HeapSizing;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
@@ -31,10 +36,22 @@ class WritersTest {
     static final Frame CACHE_PUT = new Frame("app.Cache", "put", "Cache.java", 42);
     static final Frame PARSE = new Frame("app.Parser", "parse", "Parser.java", 7);
 
+    /** 30 s with G1: 400 young and 2 full collections, 2.4 s of pauses, 24 s of 60 s CPU in GC threads. */
+    static final GcCost BUSY_GC = new GcCost("G1", new HeapSizing(16L << 20, 40L << 20, 256L << 20, 256L << 20),
+            30_000_000_000L, List.of(new CollectorCost("G1 Young Generation", CollectorCost.Kind.PAUSES, 400, 2_000),
+                    new CollectorCost("G1 Concurrent GC", CollectorCost.Kind.CYCLE_PAUSES, 3, 100),
+                    new CollectorCost("G1 Old Generation", CollectorCost.Kind.PAUSES, 2, 300)),
+            new HeapAroundGc(402, 200L << 20, 20L << 20, 30L << 20),
+            new GcCpu(true, null, 24_000_000_000L, 60_000_000_000L, 4, List.of("GC Thread#", "G1 Conc#"), null));
+
     static AllocationProfile profile() {
+        return profile(BUSY_GC);
+    }
+
+    static AllocationProfile profile(GcCost gc) {
         CaptureInfo info = new CaptureInfo(new TargetInfo(4242, "25.0.1", "OpenJDK 64-Bit Server VM", "app.Main"),
                 Instant.parse("2026-11-21T10:00:00Z"), 30_000_000_000L, 524_288, 64, 300,
-                new Drops(0, 2, 0, 1, 0, 0, 0), List.of("a warning"));
+                new Drops(0, 2, 0, 1, 0, 0, 0), List.of("a warning"), gc);
         LiveStats cacheLive = LiveStats.of(List.of(
                 new TrackedObject(32, 1000, 32_000, Duration.ofSeconds(5).toNanos(), 3),
                 new TrackedObject(32, 1000, 32_000, Duration.ofSeconds(20).toNanos(), 9)));
@@ -73,6 +90,56 @@ class WritersTest {
     }
 
     @Test
+    void textStartsWithTheGcCostAndItsAlarm() {
+        String t = text(ProfileFormat.TEXT);
+        assertTrue(t.contains("collector: G1; heap: max 256.0 MiB, committed 256.0 MiB, used 40.0 MiB, initial 16.0 MiB"), t);
+        assertTrue(t.indexOf("GC during the capture") < t.indexOf("Top allocation sites"), t);
+        assertTrue(t.contains("  >> GC used 40% of this JVM's CPU and paused it 8% of the time over the last 30.0 s: "
+                + "allocation is worth chasing"), t);
+        assertTrue(t.contains("  402 collections (G1 Young Generation 400, G1 Concurrent GC 3, G1 Old Generation 2), "
+                + "pauses 2.4s = 8.0% of 30.0s"), t);
+        assertTrue(t.contains("heap used before -> after a collection: 200.0 MiB -> 20.0 MiB on average, at most 30.0 MiB after"), t);
+        assertTrue(t.contains("GC CPU: 24.0s of 1m0s process CPU = 40.0% (0.80 cores; 4 threads: GC Thread#, G1 Conc#)"), t);
+        assertTrue(t.contains("allocation rate: 6.1 MiB/s (estimate, from the samples)"), t);
+    }
+
+    @Test
+    void anIdleCaptureSaysNoCollectionAndRaisesNoAlarm() {
+        GcCost idle = new GcCost("ZGC", new HeapSizing(-1, 8L << 20, 16L << 20, 256L << 20), 3_000_000_000L,
+                List.of(new CollectorCost("ZGC Cycles", CollectorCost.Kind.CYCLES, 0, 0),
+                        new CollectorCost("ZGC Pauses", CollectorCost.Kind.CYCLE_PAUSES, 0, 0)),
+                HeapAroundGc.NONE, new GcCpu(true, null, 16_000_000, 30_000_000, 1, List.of("ZDirector"), null));
+        String t = new String(ProfileWriter.toBytes(profile(idle), ProfileFormat.TEXT), StandardCharsets.UTF_8);
+        assertTrue(t.contains("  no collection during the capture"), t);
+        assertTrue(t.contains("heap: max 256.0 MiB, committed 16.0 MiB, used 8.0 MiB\n"), "an undefined size is left out: " + t);
+        assertTrue(!t.contains(">>"), "half of almost nothing is no alarm: " + t);
+        assertTrue(!t.contains("heap used before"), t);
+    }
+
+    @Test
+    void unavailableCpuIsSaidAndPausesAloneCanRaiseTheAlarm() {
+        GcCost gc = new GcCost("Parallel", HeapSizing.UNKNOWN, 10_000_000_000L,
+                List.of(new CollectorCost("PS Scavenge", CollectorCost.Kind.PAUSES, 50, 900)), HeapAroundGc.NONE,
+                GcCpu.unavailable("no per-thread CPU figures on this platform"));
+        String t = new String(ProfileWriter.toBytes(profile(gc), ProfileFormat.TEXT), StandardCharsets.UTF_8);
+        assertTrue(t.contains("GC CPU: unavailable (no per-thread CPU figures on this platform)"), t);
+        assertTrue(t.contains("collector: Parallel; heap: unknown"), t);
+        assertTrue(t.contains(">> GC paused this JVM 9% of the time over the last 10.0 s"), t);
+        String j = new String(ProfileWriter.toBytes(profile(gc), ProfileFormat.JSON), StandardCharsets.UTF_8);
+        assertTrue(j.contains("\"available\":false,\"unavailableReason\":\"no per-thread CPU figures on this platform\","
+                + "\"gcThreadNanos\":0,\"processNanos\":0,\"share\":-1,\"gcCores\":-1,"), j);
+    }
+
+    @Test
+    void pprofCommentsCarryTheGcCost() {
+        List<String> comments = PprofWriter.comments(profile());
+        assertTrue(comments.contains("heaptap: collector: G1; heap: max 256.0 MiB, committed 256.0 MiB, used 40.0 MiB, initial 16.0 MiB"),
+                comments::toString);
+        assertTrue(comments.stream().anyMatch(c -> c.startsWith("heaptap: gc: GC used 40% of this JVM's CPU")), comments::toString);
+        assertTrue(comments.stream().anyMatch(c -> c.startsWith("heaptap: gc: GC CPU: 24.0s of 1m0s")), comments::toString);
+    }
+
+    @Test
     void jsonNamesEveryFigureAsCountOrEstimate() {
         String j = text(ProfileFormat.JSON);
         assertTrue(j.startsWith("{\"schema\":\"heaptap-profile\",\"version\":2,"), j);
@@ -82,6 +149,14 @@ class WritersTest {
         assertTrue(j.contains("\"samplesWithoutStack\":2"), j);
         assertTrue(j.contains("{\"type\":\"byte[]\",\"samples\":200,\"estimatedObjects\":400,\"estimatedBytes\":128000000,\"truncated\":true,"), j);
         assertTrue(j.contains("{\"class\":\"app.Parser\",\"method\":\"parse\",\"file\":\"Parser.java\",\"line\":7}"), j);
+        assertTrue(j.contains("\"gc\":{\"collector\":\"G1\",\"heap\":{\"initialBytes\":16777216,\"usedBytes\":41943040,"
+                + "\"committedBytes\":268435456,\"maxBytes\":268435456},\"windowMillis\":30000,\"collections\":402,"
+                + "\"pauseMillis\":2400,\"pauseShare\":0.080,\"collectors\":[{\"name\":\"G1 Young Generation\",\"kind\":\"pauses\","
+                + "\"collections\":400,\"timeMillis\":2000},"), j);
+        assertTrue(j.contains("\"cpu\":{\"available\":true,\"unavailableReason\":null,\"gcThreadNanos\":24000000000,"
+                + "\"processNanos\":60000000000,\"share\":0.400,\"gcCores\":0.800,\"gcThreads\":4,\"note\":null,"
+                + "\"threadNames\":[\"GC Thread#\",\"G1 Conc#\"]}"), j);
+        assertTrue(j.contains("\"alarm\":\"GC used 40% of this JVM's CPU and paused it 8% of the time"), j);
     }
 
     @Test

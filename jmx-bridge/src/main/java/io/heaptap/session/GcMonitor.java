@@ -1,0 +1,272 @@
+package io.heaptap.session;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+
+import io.heaptap.profile.CollectorCost;
+import io.heaptap.profile.GcCost;
+import io.heaptap.profile.GcCpu;
+import io.heaptap.profile.HeapAroundGc;
+import io.heaptap.profile.HeapSizing;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.lang.management.OperatingSystemMXBean;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import javax.management.ListenerNotFoundException;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * Measures what the garbage collector costs over a capture, from inside the target: counts and
+ * times from the GC MXBeans' counters (differences between the start and the end of the window),
+ * heap used around each collection from their notifications, and the CPU time of the GC threads
+ * against the process's ({@link GcThreadCpu}). Whatever cannot be measured is reported
+ * unavailable; nothing here may fail a capture.
+ */
+final class GcMonitor implements NotificationListener {
+    /** Attribute reads come in bursts (JConsole, the CLI's progress): measure at most this often. */
+    static final long REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    private final GcThreadCpu threadCpu;
+    private final List<NotificationEmitter> emitters = new ArrayList<>();
+    private final HeapAccumulator heapAround = new HeapAccumulator();
+
+    private Baseline baseline;
+    private GcCost frozen;
+    private GcCost recent;
+    private long recentNanos;
+
+    /** What the window is measured against. */
+    private record Baseline(long nanos, Map<String, long[]> beans, GcThreadCpu.Reading threads, long processCpuNanos) {
+    }
+
+    GcMonitor() {
+        this(new GcThreadCpu(GcThreadCpu.SELF_TASKS));
+    }
+
+    GcMonitor(GcThreadCpu threadCpu) {
+        this.threadCpu = threadCpu;
+    }
+
+    /** Opens a new window now. */
+    synchronized void start() {
+        unsubscribe();
+        heapAround.clear();
+        frozen = null;
+        recent = null;
+        try {
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                if (gc instanceof NotificationEmitter emitter) {
+                    emitter.addNotificationListener(this, null, null);
+                    emitters.add(emitter);
+                }
+            }
+            baseline = new Baseline(System.nanoTime(), beanCounters(), threadCpu.read(gcThreadFilter()), processCpuNanos());
+        } catch (RuntimeException e) {
+            // The capture goes on without GC figures, and its reports say why.
+            unsubscribe();
+            baseline = null;
+            frozen = GcCost.unknown("cannot read the GC MXBeans: " + e);
+        }
+    }
+
+    /** Closes the window: later reads return the figures of the whole capture. */
+    synchronized void stop() {
+        if (baseline != null && frozen == null) {
+            frozen = measure();
+        }
+        unsubscribe();
+    }
+
+    synchronized void reset() {
+        unsubscribe();
+        baseline = null;
+        frozen = null;
+        recent = null;
+        heapAround.clear();
+    }
+
+    /** The cost over the window so far (or all of it once stopped); null if no window was opened. */
+    synchronized GcCost cost() {
+        if (frozen != null || baseline == null) {
+            return frozen;
+        }
+        if (recent == null || System.nanoTime() - recentNanos > REFRESH_NANOS) {
+            recent = measure();
+            recentNanos = System.nanoTime();
+        }
+        return recent;
+    }
+
+    private GcCost measure() {
+        try {
+            long now = System.nanoTime();
+            List<CollectorCost> collectors = new ArrayList<>();
+            beanCounters().forEach((name, counters) -> {
+                long[] before = baseline.beans().getOrDefault(name, new long[] {0, 0});
+                collectors.add(new CollectorCost(name, CollectorCost.Kind.ofBean(name), Math.max(0, counters[0] - before[0]),
+                        Math.max(0, counters[1] - before[1])));
+            });
+            return new GcCost(collectorName(), heapSizing(), now - baseline.nanos(), collectors, heapAround.snapshot(), cpu());
+        } catch (RuntimeException | Error e) {
+            return GcCost.unknown("cannot read the GC MXBeans: " + e);
+        }
+    }
+
+    private GcCpu cpu() {
+        if (baseline.threads().unavailableReason() != null) {
+            return GcCpu.unavailable(baseline.threads().unavailableReason());
+        }
+        GcThreadCpu.Reading now = threadCpu.read(gcThreadFilter());
+        if (now.unavailableReason() != null) {
+            return GcCpu.unavailable(now.unavailableReason());
+        }
+        long processNow = processCpuNanos();
+        if (baseline.processCpuNanos() < 0 || processNow < 0) {
+            return GcCpu.unavailable("the JVM does not report its process CPU time here");
+        }
+        long gcNanos = 0;
+        TreeSet<String> kinds = new TreeSet<>();
+        for (Map.Entry<Long, Long> thread : now.cpuNanos().entrySet()) {
+            // A GC thread started during the window (HotSpot adds workers on demand) counts from zero.
+            long before = baseline.threads().cpuNanos().getOrDefault(thread.getKey(), 0L);
+            gcNanos += Math.max(0, thread.getValue() - before);
+            kinds.add(GcThreadCpu.kind(now.names().get(thread.getKey())));
+        }
+        if (now.cpuNanos().isEmpty()) {
+            return GcCpu.unavailable("no GC thread recognised by name for the " + collectorName() + " collector");
+        }
+        return new GcCpu(true, null, gcNanos, processNow - baseline.processCpuNanos(), now.cpuNanos().size(),
+                List.copyOf(kinds), isSerial() ? "Serial collects in the VM Thread, whose CPU time also covers other VM operations" : null);
+    }
+
+    /** Serial has no GC threads of its own: it collects in the VM Thread. */
+    private Predicate<String> gcThreadFilter() {
+        return isSerial() ? "VM Thread"::equals : GcThreadCpu::isGcThreadName;
+    }
+
+    private static boolean isSerial() {
+        return "Serial".equals(collectorName());
+    }
+
+    private static Map<String, long[]> beanCounters() {
+        Map<String, long[]> counters = new LinkedHashMap<>();
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            counters.put(gc.getName(), new long[] {Math.max(0, gc.getCollectionCount()), Math.max(0, gc.getCollectionTime())});
+        }
+        return counters;
+    }
+
+    /** The collector's usual name, from its beans' names (the only place the JDK states it). */
+    static String collectorName() {
+        List<String> names = ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList();
+        if (names.stream().anyMatch(n -> n.startsWith("G1 "))) {
+            return "G1";
+        }
+        if (names.stream().anyMatch(n -> n.startsWith("PS "))) {
+            return "Parallel";
+        }
+        if (names.contains("Copy") || names.contains("MarkSweepCompact")) {
+            return "Serial";
+        }
+        if (names.stream().anyMatch(n -> n.startsWith("ZGC Minor") || n.startsWith("ZGC Major"))) {
+            return "ZGC (generational)";
+        }
+        if (names.stream().anyMatch(n -> n.startsWith("ZGC"))) {
+            return "ZGC";
+        }
+        if (names.stream().anyMatch(n -> n.startsWith("Shenandoah"))) {
+            return "Shenandoah";
+        }
+        return names.isEmpty() ? "none reported" : String.join(", ", names);
+    }
+
+    private static HeapSizing heapSizing() {
+        MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        return new HeapSizing(heap.getInit(), heap.getUsed(), heap.getCommitted(), heap.getMax());
+    }
+
+    private static long processCpuNanos() {
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
+    }
+
+    @Override
+    public void handleNotification(Notification notification, Object handback) {
+        if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())
+                || !(notification.getUserData() instanceof CompositeData data)) {
+            return;
+        }
+        try {
+            GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(data);
+            // Pauses inside a concurrent cycle report the heap too; only whole collections are counted.
+            if (CollectorCost.Kind.ofBean(info.getGcName()).countsCollections()) {
+                heapAround.add(used(info.getGcInfo().getMemoryUsageBeforeGc()), used(info.getGcInfo().getMemoryUsageAfterGc()));
+            }
+        } catch (RuntimeException e) {
+            // a notification heaptap cannot read costs one data point, never the capture
+        }
+    }
+
+    /** The notification lists every memory pool, Metaspace and code cache too: only the heap's count. */
+    private static long used(Map<String, MemoryUsage> pools) {
+        long used = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            MemoryUsage usage = pools.get(pool.getName());
+            if (pool.getType() == MemoryType.HEAP && usage != null) {
+                used += usage.getUsed();
+            }
+        }
+        return used;
+    }
+
+    private void unsubscribe() {
+        for (NotificationEmitter emitter : emitters) {
+            try {
+                emitter.removeNotificationListener(this);
+            } catch (ListenerNotFoundException ignored) {
+                // already gone
+            }
+        }
+        emitters.clear();
+    }
+
+    /** Heap used around collections; written by the notification thread, read by measurements. */
+    private static final class HeapAccumulator {
+        private long collections;
+        private double sumBefore;
+        private double sumAfter;
+        private long maxAfter;
+
+        synchronized void add(long before, long after) {
+            collections++;
+            sumBefore += before;
+            sumAfter += after;
+            maxAfter = Math.max(maxAfter, after);
+        }
+
+        synchronized void clear() {
+            collections = 0;
+            sumBefore = 0;
+            sumAfter = 0;
+            maxAfter = 0;
+        }
+
+        synchronized HeapAroundGc snapshot() {
+            return collections == 0 ? HeapAroundGc.NONE
+                    : new HeapAroundGc(collections, Math.round(sumBefore / collections), Math.round(sumAfter / collections), maxAfter);
+        }
+    }
+}

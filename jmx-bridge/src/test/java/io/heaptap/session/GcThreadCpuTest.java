@@ -1,0 +1,102 @@
+package io.heaptap.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.OptionalLong;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Reading GC threads' CPU time from /proc-shaped folders: the real layout, odd names, missing files. */
+class GcThreadCpuTest {
+    @TempDir
+    Path tasks;
+
+    private void thread(long tid, String comm, String schedstat, String stat) throws IOException {
+        Path dir = Files.createDirectories(tasks.resolve(Long.toString(tid)));
+        Files.writeString(dir.resolve("comm"), comm + "\n");
+        if (schedstat != null) {
+            Files.writeString(dir.resolve("schedstat"), schedstat);
+        }
+        if (stat != null) {
+            Files.writeString(dir.resolve("stat"), stat);
+        }
+    }
+
+    private static String stat(long tid, String comm, long utime, long stime) {
+        return tid + " (" + comm + ") S 1 1 1 0 -1 4194368 100 0 0 0 " + utime + " " + stime + " 0 0 20 0 12 0 100 0 0\n";
+    }
+
+    @Test
+    void readsGcThreadsBySchedstatAndIgnoresTheRest() throws IOException {
+        thread(101, "GC Thread#0", "1500000000 2000 30\n", stat(101, "GC Thread#0", 1, 1));
+        thread(102, "G1 Conc#0", "250000000 0 3\n", null);
+        thread(103, "main", "9000000000 0 1\n", null);
+        thread(104, "Shenandoah GC T", "7 0 1\n", null);  // the kernel cuts names at 15 characters
+        GcThreadCpu.Reading r = new GcThreadCpu(tasks).read(GcThreadCpu::isGcThreadName);
+        assertNull(r.unavailableReason());
+        assertEquals(Map.of(101L, 1_500_000_000L, 102L, 250_000_000L, 104L, 7L), r.cpuNanos());
+        assertEquals("G1 Conc#0", r.names().get(102L));
+    }
+
+    @Test
+    void fallsBackToStatTicksAndParsesNamesWithSpacesAndParentheses() throws IOException {
+        String odd = "ZWorker (a) b)";
+        thread(201, odd, null, stat(201, odd, 30, 12));
+        GcThreadCpu.Reading r = new GcThreadCpu(tasks).read(GcThreadCpu::isGcThreadName);
+        assertEquals(Map.of(201L, 42 * GcThreadCpu.NANOS_PER_TICK), r.cpuNanos());
+        assertEquals(odd, r.names().get(201L), "the name is kept whole");
+        assertEquals(OptionalLong.of(5 * GcThreadCpu.NANOS_PER_TICK), GcThreadCpu.parseStatCpuNanos(stat(7, ") ) (", 2, 3)));
+    }
+
+    @Test
+    void unreadableFiguresAreLeftOutAndAMissingFolderIsUnavailable() throws IOException {
+        thread(301, "GC Thread#1", null, null);  // ended between listing and reading: no figures
+        thread(302, "GC Thread#2", "garbage\n", "302 (GC Thread#2) S short\n");
+        Files.createDirectories(tasks.resolve("not-a-tid"));
+        GcThreadCpu.Reading r = new GcThreadCpu(tasks).read(GcThreadCpu::isGcThreadName);
+        assertNull(r.unavailableReason());
+        assertTrue(r.cpuNanos().isEmpty(), r.cpuNanos()::toString);
+
+        GcThreadCpu.Reading none = new GcThreadCpu(tasks.resolve("absent")).read(GcThreadCpu::isGcThreadName);
+        assertNotNull(none.unavailableReason());
+        assertTrue(none.unavailableReason().contains("no per-thread CPU figures"), none.unavailableReason());
+        assertEquals(OptionalLong.empty(), GcThreadCpu.parseSchedstat(null));
+        assertEquals(OptionalLong.empty(), GcThreadCpu.parseSchedstat("-5 0 0"));
+        assertEquals(OptionalLong.empty(), GcThreadCpu.parseStatCpuNanos("no parenthesis here"));
+    }
+
+    @Test
+    void knowsHotSpotGcThreadNamesAndTheirKinds() {
+        for (String name : new String[] {"GC Thread#0", "G1 Conc#0", "G1 Refine#1", "G1 Main Marker", "G1 Service", "ZWorker#3",
+                "ZWorkerYoung#0", "ZWorkerOld#1", "ZDirector", "ZDriverMajor", "Shenandoah Cont", "Shenandoah GC T"}) {
+            assertTrue(GcThreadCpu.isGcThreadName(name), name);
+        }
+        for (String name : new String[] {"main", "VM Thread", "C2 CompilerThre", "RuntimeWorker#0", "heaptap-live", "G1"}) {
+            assertFalse(GcThreadCpu.isGcThreadName(name), name);
+        }
+        assertEquals("GC Thread#", GcThreadCpu.kind("GC Thread#12"));
+        assertEquals("G1 Main Marker", GcThreadCpu.kind("G1 Main Marker"));
+    }
+
+    @Test
+    void readsThisJvmsOwnThreads() {
+        // This JVM's /proc is real: on Linux the reading works and finds at least one GC thread (or
+        // Serial's none); elsewhere it says why not.
+        GcThreadCpu.Reading r = new GcThreadCpu(GcThreadCpu.SELF_TASKS).read(name -> true);
+        if (Files.isDirectory(GcThreadCpu.SELF_TASKS)) {
+            assertNull(r.unavailableReason());
+            assertTrue(r.names().containsValue("main") || r.names().size() > 3, r.names()::toString);
+        } else {
+            assertNotNull(r.unavailableReason());
+        }
+    }
+}
