@@ -101,6 +101,11 @@ class HttpIT {
         assertTrue(json(started).get("startedBy").asText().startsWith("http 127.0.0.1:"));
         Wait.until("samples", Duration.ofSeconds(30), () -> json(http.get("/api/status")).get("samples").asLong() > 100);
 
+        JsonNode gc = json(http.get("/api/status")).get("gc");
+        assertFalse(gc.isNull(), "the GC cost of the capture is part of the status");
+        assertFalse(gc.get("collector").asText().isBlank());
+        assertTrue(json(http.get("/api/status")).get("gcSummary").size() > 0);
+
         // The CLI sees the capture started over HTTP: one Controller behind every door.
         assertTrue(HeaptapCli.run("status", Long.toString(target.pid())).out().contains("started by:   http 127.0.0.1:"));
 
