@@ -29,7 +29,7 @@ class BenchSmokeTest {
                 "| JFR profile |", "| async-profiler alloc 512k |", "| async-profiler alloc 512k live |"}) {
             assertTrue(results.contains(tool), tool + " missing:\n" + results);
         }
-        // Every tool's estimates were read (a tool that failed silently shows 0.000 at every site), and every goal was judged.
+        // Every tool's estimates were read (a tool that failed silently shows 0.000 at every site).
         assertFalse(results.contains("NaN"), results);
         List<String> sites = results.lines().filter(l -> l.startsWith("| `bytes") || l.startsWith("| `kept")).toList();
         assertEquals(11, sites.size(), results);
@@ -37,6 +37,10 @@ class BenchSmokeTest {
             assertTrue(sites.stream().anyMatch(l -> Double.parseDouble(l.split("\\|")[column].trim()) > 0),
                     "column " + column + " all zero:\n" + results);
         }
-        assertFalse(results.contains("not measured"), results);
+        // The quick run's figures are judged; the 64k-tracked dump row needs a full run's budgets, so it may not be.
+        for (String goal : new String[] {"| overhead of heaptap 512k without", "| worst per-site error of heaptap below",
+                "| attach to first sample"}) {
+            assertTrue(results.lines().anyMatch(l -> l.startsWith(goal) && !l.contains("not measured")), goal + ":\n" + results);
+        }
     }
 }
