@@ -8,10 +8,12 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -35,9 +37,16 @@ public final class BenchSuite {
     private final List<BenchTarget.Jdk> jdks;
     private final Commands commands;
     private final List<String> report = new ArrayList<>();
+    /** Figures the goals table judges, by {@link Goals}' keys. */
+    private final Map<String, Double> measured = new LinkedHashMap<>();
+    /** Sections to run; all by default. */
+    private final Set<String> sections;
 
-    private BenchSuite(Path jar, Path classes, Path asyncProfilerJar, boolean quick, int reps, List<BenchTarget.Jdk> jdks)
-            throws IOException {
+    static final List<String> SECTIONS = List.of("overhead", "speed", "memory", "gc", "dump", "accuracy");
+
+    private BenchSuite(Path jar, Path classes, Path asyncProfilerJar, boolean quick, int reps, List<BenchTarget.Jdk> jdks,
+            Set<String> sections) throws IOException {
+        this.sections = sections;
         this.jar = jar;
         this.classes = classes;
         this.quick = quick;
@@ -61,11 +70,23 @@ public final class BenchSuite {
         boolean quick = opts.containsKey("quick");
         BenchSuite suite = new BenchSuite(Path.of(opts.get("jar")), Path.of(opts.get("classes")),
                 Path.of(opts.get("async-profiler")), quick, Integer.parseInt(opts.getOrDefault("reps", quick ? "1" : "5")),
-                jdks(opts.get("jdks")));
+                jdks(opts.get("jdks")), sections(opts.get("only")));
         Path out = Path.of(opts.getOrDefault("out", "bench/RESULTS.md"));
         suite.runAll(String.join(" ", args));
         Files.writeString(out, String.join("\n", suite.report) + "\n");
         System.out.println("wrote " + out);
+    }
+
+    /** "--only accuracy,speed": a comma-separated subset of {@link #SECTIONS}. */
+    private static Set<String> sections(String only) {
+        if (only == null) {
+            return new LinkedHashSet<>(SECTIONS);
+        }
+        Set<String> chosen = new LinkedHashSet<>(List.of(only.split(",")));
+        if (!SECTIONS.containsAll(chosen)) {
+            throw new IllegalArgumentException("--only takes a comma-separated subset of " + SECTIONS + ", not " + only);
+        }
+        return chosen;
     }
 
     void runAll(String commandLine) throws Exception {
@@ -77,16 +98,33 @@ public final class BenchSuite {
         report.add("- command: `bench/run " + commandLine.replaceAll("--(jar|classes|async-profiler|out) \\S+ ?", "").trim() + "`");
         report.add("- repetitions: " + reps + "; ratios are median (min–max) over repetitions, to the same JVM's baseline");
         report.add("");
-        for (BenchTarget.Jdk jdk : jdks) {
-            overhead(jdk, AllocationHeavyTarget.class, "allocation-heavy (2 threads)");
-            overhead(jdk, MixedTarget.class, "mixed: allocation, 100 MB working set, CPU (2 threads)");
+        BenchTarget.Jdk newest = jdks.get(jdks.size() - 1);
+        if (sections.contains("overhead")) {
+            for (BenchTarget.Jdk jdk : jdks) {
+                overhead(jdk, AllocationHeavyTarget.class, "allocation-heavy (2 threads)");
+                overhead(jdk, MixedTarget.class, "mixed: allocation, 100 MB working set, CPU (2 threads)");
+            }
         }
-        speed(jdks.get(jdks.size() - 1));
-        memory(jdks.get(jdks.size() - 1));
-        for (String gc : List.of("-XX:+UseG1GC", "-XX:+UseZGC")) {
-            weakRefCost(jdks.get(jdks.size() - 1), gc);
+        if (sections.contains("accuracy")) {
+            for (BenchTarget.Jdk jdk : jdks) {
+                report.addAll(new Accuracy(classes, asyncProfiler, commands, quick).run(jdk, reps, measured));
+            }
         }
-        dumpTimes(jdks.get(jdks.size() - 1));
+        if (sections.contains("speed")) {
+            speed(newest);
+        }
+        if (sections.contains("memory")) {
+            memory(newest);
+        }
+        if (sections.contains("gc")) {
+            for (String gc : List.of("-XX:+UseG1GC", "-XX:+UseZGC")) {
+                weakRefCost(newest, gc);
+            }
+        }
+        if (sections.contains("dump")) {
+            dumpTimes(newest);
+        }
+        report.addAll(Goals.table(jdks, measured));
     }
 
     /** GC pauses with a full table of weak references to live objects, against the same JVM without. */
@@ -150,6 +188,12 @@ public final class BenchSuite {
                 }
                 long size = Files.size(out);
                 Files.delete(out);
+                long trackedObjects = Long.parseLong(field(status, "weak refs:").replace(",", ""));
+                if (trackedObjects >= 65_536 && !measured.containsKey(Goals.DUMP_64K_MILLIS)) {
+                    measured.put(Goals.DUMP_64K_MILLIS, new Stats(dump).median() - new Stats(stat).median());
+                    measured.put(Goals.DUMP_64K_TRACKED, (double) trackedObjects);
+                    measured.put(Goals.NATIVE_64K_BYTES, bytes(field(status, "native mem:")));
+                }
                 report.add(String.format(Locale.ROOT, "| %,d | %s | %s | %s | %s | %.0f ms | %,d bytes |", budget,
                         field(status, "weak refs:"), field(status, "native mem:"), new Stats(dump).millis(),
                         new Stats(stat).millis(), new Stats(dump).median() - new Stats(stat).median(), size));
@@ -184,6 +228,9 @@ public final class BenchSuite {
                     after.computeIfAbsent(tool.name(), k -> new ArrayList<>()).add(off / baseline);
                 }
             }
+        }
+        if (target == AllocationHeavyTarget.class) {
+            during.forEach((tool, ratios) -> measured.put(Goals.overhead(jdk, tool), new Stats(ratios).median()));
         }
         report.add("## Overhead: " + title + ", " + jdk.name());
         report.add("");
@@ -222,6 +269,7 @@ public final class BenchSuite {
         for (int i = 0; i < n; i++) {
             attach.add(firstStart.get(i) - version.get(i));
         }
+        measured.put(Goals.ATTACH_MILLIS, new Stats(attach).median());
         report.add("## Speed (" + jdk.name() + ", allocation-heavy target)");
         report.add("");
         report.add("| measurement | wall time, median (min–max) |");
@@ -265,6 +313,18 @@ public final class BenchSuite {
 
     private static String field(String status, String name) {
         return status.lines().filter(l -> l.startsWith(name)).map(l -> l.substring(name.length()).trim()).findFirst().orElse("?");
+    }
+
+    /** "14.4 MiB", "438.7 KiB", "512 B" (heaptap's status units) as bytes. */
+    static double bytes(String human) {
+        String[] w = human.replace(",", "").trim().split("\\s+");
+        int shift = switch (w[1]) {
+            case "KiB" -> 10;
+            case "MiB" -> 20;
+            case "GiB" -> 30;
+            default -> 0;
+        };
+        return Double.parseDouble(w[0]) * (1L << shift);
     }
 
     private static String heaptapHeap(String histogram) {

@@ -54,11 +54,11 @@ final class BenchTarget implements AutoCloseable {
         return new Window(Double.parseDouble(words[1]), Long.parseLong(words[3]));
     }
 
-    /** Sends a target's own command and waits for its reply line. */
-    void command(String command, String reply) throws IOException {
+    /** Sends a target's own command and returns its reply line (the first that starts with {@code reply}). */
+    String command(String command, String reply) throws IOException {
         in.write(command + "\n");
         in.flush();
-        expect(reply);
+        return expect(reply);
     }
 
     /** Operations per second over a window of the target's own measurement. */

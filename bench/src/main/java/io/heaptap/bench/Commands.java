@@ -30,6 +30,20 @@ final class Commands {
         return output(cmd);
     }
 
+    /**
+     * Loads (or re-enters) a native agent with {@code jcmd JVMTI.agent_load}. The options are quoted:
+     * jcmd's own parser would otherwise take "start,event=alloc" for a key=value pair of its own and
+     * hand the agent a mangled string (async-profiler then fails with "event must not be empty",
+     * while jcmd still exits 0). The JVM prints the agent's return code, which must be 0.
+     */
+    void agentLoad(Path jcmd, long pid, Path library, String options) throws IOException, InterruptedException {
+        String out = output(List.of(jcmd.toString(), Long.toString(pid), "JVMTI.agent_load", library.toString(),
+                "\"" + options + "\""));
+        if (!out.contains("return code: 0")) {
+            throw new IOException("agent " + library + " refused '" + options + "':\n" + out);
+        }
+    }
+
     double run(List<String> cmd) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         output(cmd);

@@ -33,9 +33,7 @@ record Tool(String name, String description, Action on, Action off) {
     static Tool asyncProfiler(Path library, String event, String interval, boolean live) {
         String start = "start,event=" + event + ",alloc=" + interval + (live ? ",live" : "");
         return new Tool("async-profiler " + event + " " + interval + (live ? " live" : ""), "async-profiler 4.x " + start,
-                (t, c) -> c.run(List.of(t.jdk.bin("jcmd").toString(), Long.toString(t.pid()), "JVMTI.agent_load",
-                        library.toString(), start)),
-                (t, c) -> c.run(List.of(t.jdk.bin("jcmd").toString(), Long.toString(t.pid()), "JVMTI.agent_load",
-                        library.toString(), "stop,file=/dev/null,collapsed")));
+                (t, c) -> c.agentLoad(t.jdk.bin("jcmd"), t.pid(), library, start),
+                (t, c) -> c.agentLoad(t.jdk.bin("jcmd"), t.pid(), library, "stop,file=/dev/null,collapsed"));
     }
 }

@@ -1,9 +1,12 @@
 package io.heaptap.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -18,12 +21,26 @@ class BenchSmokeTest {
                 "--jdks", System.getProperty("java.home"), "--out", out.toString()});
         String results = Files.readString(out);
         for (String section : new String[] {"## Overhead: allocation-heavy", "## Overhead: mixed", "## Speed", "## Memory after",
-                "## GC pauses with 64k tracked weak references", "-XX:+UseZGC", "## Dump time against tracked objects"}) {
+                "## GC pauses with 64k tracked weak references", "-XX:+UseZGC", "## Dump time against tracked objects",
+                "## Accuracy: allocated bytes per site", "## Accuracy: live bytes per site", "## Goals (issue #7)"}) {
             assertTrue(results.contains(section), section + " missing:\n" + results);
         }
         for (String tool : new String[] {"| heaptap 512k no-live |", "| heaptap 512k live |", "| heaptap 64k live |",
                 "| JFR profile |", "| async-profiler alloc 512k |", "| async-profiler alloc 512k live |"}) {
             assertTrue(results.contains(tool), tool + " missing:\n" + results);
+        }
+        // Every tool's estimates were read (a tool that failed silently shows 0.000 at every site).
+        assertFalse(results.contains("NaN"), results);
+        List<String> sites = results.lines().filter(l -> l.startsWith("| `bytes") || l.startsWith("| `kept")).toList();
+        assertEquals(11, sites.size(), results);
+        for (int column : new int[] {5, 6, 7}) {
+            assertTrue(sites.stream().anyMatch(l -> Double.parseDouble(l.split("\\|")[column].trim()) > 0),
+                    "column " + column + " all zero:\n" + results);
+        }
+        // The quick run's figures are judged; the 64k-tracked dump row needs a full run's budgets, so it may not be.
+        for (String goal : new String[] {"| overhead of heaptap 512k without", "| worst per-site error of heaptap below",
+                "| attach to first sample"}) {
+            assertTrue(results.lines().anyMatch(l -> l.startsWith(goal) && !l.contains("not measured")), goal + ":\n" + results);
         }
     }
 }
