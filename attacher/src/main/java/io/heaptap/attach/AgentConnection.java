@@ -7,6 +7,7 @@ import com.sun.tools.attach.VirtualMachine;
 
 import io.heaptap.cli.ExitCode;
 import io.heaptap.cli.HeaptapException;
+import io.heaptap.http.HttpEndpoint;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.jmx.MBeanRegistration;
 import io.heaptap.nativeagent.NativeAgentException;
@@ -31,6 +32,8 @@ import javax.management.remote.JMXServiceURL;
 public final class AgentConnection implements AutoCloseable {
     /** The first Java release heaptap supports in a target. */
     public static final int MIN_TARGET_FEATURE = 17;
+    /** Where the launcher in the target leaves why heaptap did not start (AgentLauncher.ERROR_PROPERTY). */
+    private static final String AGENT_ERROR_PROPERTY = "heaptap.agent.error";
 
     private final Target target;
     private final JMXConnector connector;
@@ -56,16 +59,16 @@ public final class AgentConnection implements AutoCloseable {
             JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent()));
             MBeanServerConnection server = connector.getMBeanServerConnection();
             if (!server.isRegistered(MBeanRegistration.objectName())) {
-                if (ProcFiles.heaptapLoaded(target.pid()).orElse(false)) {
+                if (props.getProperty(MBeanRegistration.REGISTERED_PROPERTY) != null) {
                     System.err.println("heaptap: the heaptap MBean was unregistered in pid " + target.pid()
                             + " (by the application?); registering it again");
                 }
-                loadAgent(vm, target);
+                loadAgent(vm, target, "");
                 if (!server.isRegistered(MBeanRegistration.objectName())) {
-                    String error = vm.getSystemProperties().getProperty("heaptap.agent.error");
+                    String error = vm.getSystemProperties().getProperty(AGENT_ERROR_PROPERTY);
                     connector.close();
-                    throw new HeaptapException(ExitCode.CANNOT_ATTACH, "heaptap's agent did not start in pid "
-                            + target.pid() + (error == null ? "" : ": " + error));
+                    throw new MBeanRefusedException("pid " + target.pid() + " did not register heaptap's MBean"
+                            + (error == null ? "" : ": " + error));
                 }
             }
             HeaptapMXBean bean = JMX.newMXBeanProxy(server, MBeanRegistration.objectName(), HeaptapMXBean.class);
@@ -103,7 +106,7 @@ public final class AgentConnection implements AutoCloseable {
      * the library from here rather than with System.load inside the target keeps JDK 24+ from
      * printing a restricted-method warning into the application's stderr.
      */
-    private static void loadAgent(VirtualMachine vm, Target target) throws IOException {
+    private static void loadAgent(VirtualMachine vm, Target target, String agentArgs) throws IOException {
         try {
             if (!ProcFiles.heaptapLoaded(target.pid()).orElse(false)) {
                 Path lib = NativeLibrary.extract(Path.of(System.getProperty("java.io.tmpdir")));
@@ -113,13 +116,41 @@ public final class AgentConnection implements AutoCloseable {
                     NativeLibrary.delete(lib);
                 }
             }
-            vm.loadAgent(heaptapJar().toString(), "");
+            vm.loadAgent(heaptapJar().toString(), agentArgs);
         } catch (NativeAgentException e) {
             throw new HeaptapException(ExitCode.INTERNAL, e.getMessage());
         } catch (AgentLoadException | AgentInitializationException e) {
             throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " refused heaptap's agent: "
                     + e.getMessage() + ". If it runs with -XX:-EnableDynamicAgentLoading, start it with "
                     + "-XX:+EnableDynamicAgentLoading or -javaagent:heaptap.jar");
+        }
+    }
+
+    /**
+     * Starts the HTTP endpoint through the agent's arguments ({@code serve,port=...}), for a
+     * target whose MBeanServer refuses heaptap's MBean, and returns its URL, which the endpoint
+     * publishes as the system property {@value HttpEndpoint#URL_PROPERTY}.
+     */
+    public static String serveWithoutJmx(Target target, String serveArguments) {
+        VirtualMachine vm = attach(target);
+        try {
+            loadAgent(vm, target, serveArguments);
+            Properties props = vm.getSystemProperties();
+            String url = props.getProperty(HttpEndpoint.URL_PROPERTY);
+            if (url == null) {
+                String error = props.getProperty(AGENT_ERROR_PROPERTY);
+                throw new HeaptapException(ExitCode.REFUSED, "pid " + target.pid() + " could not serve"
+                        + (error == null ? "" : ": " + error));
+            }
+            return url;
+        } catch (IOException e) {
+            throw lostOrFailed(target, e);
+        } finally {
+            try {
+                vm.detach();
+            } catch (IOException ignored) {
+                // the target may have exited; nothing to release then
+            }
         }
     }
 

@@ -1,6 +1,8 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.attach.MBeanRefusedException;
+import io.heaptap.attach.Target;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.session.ServeOptions;
 import io.heaptap.session.TokenFile;
@@ -43,6 +45,29 @@ final class ServeCommand extends TargetCommand {
         } catch (IllegalArgumentException e) {
             throw new HeaptapException(ExitCode.USAGE, e.getMessage());
         }
+    }
+
+    /** No JMX: the agent's arguments carry the options (the target reads the token file itself). */
+    @Override
+    ExitCode withoutJmx(Target t, MBeanRefusedException refused) {
+        if (stop) {
+            return super.withoutJmx(t, refused);
+        }
+        StringBuilder args = new StringBuilder("serve,port=").append(options.port()).append(",bind=").append(options.bind());
+        if (tokenFile != null) {
+            String path = tokenFile.toAbsolutePath().toString();
+            if (path.contains(",")) {
+                throw new HeaptapException(ExitCode.USAGE, "the token file's path must not contain a comma: " + path);
+            }
+            args.append(",token-file=").append(path);
+        }
+        if (options.allowOrigin() != null) {
+            args.append(",cors-origin=").append(options.allowOrigin());
+        }
+        String url = AgentConnection.serveWithoutJmx(t, args.toString());
+        System.out.println("pid " + t.pid() + ": serving at " + url);
+        System.err.println("heaptap: " + refused.getMessage() + "; served through the agent's arguments instead");
+        return ExitCode.OK;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.attach.MBeanRefusedException;
 import io.heaptap.attach.Target;
 import io.heaptap.attach.TargetResolver;
 
@@ -28,6 +29,8 @@ abstract class TargetCommand implements Callable<Integer> {
         Target t = TargetResolver.resolve(target);
         try (AgentConnection connection = AgentConnection.open(t)) {
             return run(connection).code();
+        } catch (MBeanRefusedException e) {
+            return withoutJmx(t, e).code();
         } catch (UndeclaredThrowableException e) {
             // a JMX proxy call failed on the wire: the target exited or the connection broke
             throw AgentConnection.lostOrFailed(t, e.getCause());
@@ -35,6 +38,15 @@ abstract class TargetCommand implements Callable<Integer> {
             // the target refused (a capture runs already, another profiler holds the capability, ...)
             throw new HeaptapException(ExitCode.REFUSED, "pid " + t.pid() + " refused: " + e.getMessage());
         }
+    }
+
+    /**
+     * The target refused heaptap's MBean. Only {@code serve} can go on (HTTP needs no JMX); every
+     * other command says so and points there.
+     */
+    ExitCode withoutJmx(Target t, MBeanRefusedException refused) {
+        throw new HeaptapException(ExitCode.CANNOT_ATTACH, refused.getMessage() + ". Commands that use JMX cannot reach it;"
+                + " 'heaptap serve " + t.pid() + "' starts the HTTP endpoint, which does not need JMX");
     }
 
     /** How heaptap introduces itself to the target ("started by ..."). */

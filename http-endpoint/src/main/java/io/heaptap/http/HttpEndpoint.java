@@ -20,6 +20,12 @@ import javax.management.ObjectName;
  * thin adapters over the {@link Controller}, the one owner of session state.
  */
 public final class HttpEndpoint implements HttpServing {
+    /**
+     * Where the endpoint serves, published as a system property while it does: the CLI reads it
+     * over the Attach API when JMX is not available to ask.
+     */
+    public static final String URL_PROPERTY = "heaptap.http.url";
+
     private final Controller controller;
     private final String version;
     private final ObjectName mbean;
@@ -47,6 +53,7 @@ public final class HttpEndpoint implements HttpServing {
         new WebPageRoutes().addTo(router);
         server = RunningServer.start(options, router, threads);
         jolokia = jolokiaRoute;
+        System.setProperty(URL_PROPERTY, server.url());
         return new Serving(server.url(), false);
     }
 
@@ -55,6 +62,7 @@ public final class HttpEndpoint implements HttpServing {
         if (server == null) {
             return false;
         }
+        System.clearProperty(URL_PROPERTY);
         server.close();
         jolokia.stop();
         server = null;

@@ -156,6 +156,8 @@ class HttpIT {
         Reply reset = http.post("/api/reset");
         assertEquals("idle", json(reset).get("state").asText());
         assertEquals(0, json(reset).get("weakRefs").asLong());
+        // Netty and Jolokia inside a JDK 25 target: no Unsafe or restricted-method warnings.
+        assertFalse(target.stderr().contains("Unsafe") || target.stderr().contains("restricted method"), target.stderr());
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.support.Wait;
 import io.heaptap.it.workload.Allocator;
+import io.heaptap.it.workload.LockedDownApp;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,6 +95,32 @@ class HttpSecurityIT {
             HttpIT.expectError(http.post("/api/start?duration=1m"), 503, null);
             HttpIT.expectError(http.get("/debug/pprof/allocs?seconds=1"), 503, null);
             assertFalse(target.stderr().contains("heaptap"), "nothing printed by heaptap: " + target.stderr());
+        }
+    }
+
+    /**
+     * A JVM whose MBeanServer refuses heaptap's MBean: JMX commands say so clearly and point to
+     * serve; serve goes through the agent's arguments instead, and sampling works over HTTP.
+     */
+    @Test
+    void aJvmRefusingTheMBeanIsStillServedAndSampled() throws Exception {
+        try (TargetJvm target = TargetJvm.start(Jdk.newest(), LockedDownApp.class)) {
+            String pid = Long.toString(target.pid());
+            Result status = HeaptapCli.run("status", pid);
+            assertEquals(4, status.exitCode(), status.toString());
+            assertTrue(status.stderr().contains("refuses MBeans of domain io.heaptap"), status.stderr());
+            assertTrue(status.stderr().contains("heaptap serve " + pid), "points to the door that is open: " + status.stderr());
+            assertFalse(status.stderr().contains("\tat "), "no stack trace");
+
+            String url = HttpIT.serveUrl(target.pid());
+            Http http = new Http(url);
+            assertEquals(200, http.post("/api/start?duration=1m&interval=64k").status());
+            Wait.until("samples", Duration.ofSeconds(30), () -> HttpIT.json(http.get("/api/status")).get("samples").asLong() > 0);
+            Reply dump = http.get("/api/dump?format=json");
+            assertEquals(200, dump.status(), dump.toString());
+            assertTrue(HttpIT.json(dump).get("capture").get("samples").asLong() > 0);
+            Result again = HeaptapCli.run("serve", pid);
+            assertTrue(again.out().contains("serving at " + url), "serve again finds the running server: " + again);
         }
     }
 

@@ -14,6 +14,11 @@ import javax.management.ObjectName;
 /** Puts heaptap's MXBean into the platform MBeanServer, under a stable, documented name. */
 public final class MBeanRegistration {
     public static final String OBJECT_NAME = "io.heaptap:type=Heaptap";
+    /**
+     * Set once heaptap has registered its MBean in this JVM: if the MBean is missing later, the
+     * application unregistered it (and the CLI can say so), rather than heaptap never having run.
+     */
+    public static final String REGISTERED_PROPERTY = "heaptap.mbean.registered";
 
     private MBeanRegistration() {
     }
@@ -39,6 +44,7 @@ public final class MBeanRegistration {
         }
         try {
             server.registerMBean(new DescribedMXBean(new HeaptapBean(controller, version, http), notifications.emitter()), objectName());
+            System.setProperty(REGISTERED_PROPERTY, "true");
             return true;
         } catch (InstanceAlreadyExistsException raced) {
             return false;  // registered meanwhile by a concurrent load: fine
