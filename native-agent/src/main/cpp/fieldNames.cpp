@@ -72,7 +72,11 @@ std::string FieldNames::fieldAt(jvmtiEnv* jvmti, jclass klass, jint position) {
 }
 
 std::string FieldNames::name(jvmtiEnv* jvmti, JNIEnv* jni, jclass klass, jint index) {
-    if (klass == nullptr || index < 0 || jni->PushLocalFrame(kMaxClasses + kMaxInterfaces + 16) != JNI_OK) {
+    if (klass == nullptr || index < 0) {
+        return std::string();
+    }
+    if (jni->PushLocalFrame(kMaxClasses + kMaxInterfaces + 16) != JNI_OK) {
+        jni->ExceptionClear();  // out of memory for local references: leave the field unnamed
         return std::string();
     }
     std::string result;

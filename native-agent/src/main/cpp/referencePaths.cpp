@@ -294,6 +294,9 @@ bool ReferencePaths::find(JNIEnv* jni, jobject* targets, int count, const PathSe
     Resolver resolver{jvmti, jni, classClass, {}};
     int64_t resolveStart = monotonicNanos();
     bool framePushed = !wanted.empty() && jni->PushLocalFrame(static_cast<jint>(wanted.size()) * 4 + 64) == JNI_OK;
+    if (!framePushed && jni->ExceptionCheck()) {
+        jni->ExceptionClear();  // no room for local references: the steps are written unnamed
+    }
     jint foundCount = 0;
     jobject* objects = nullptr;
     jlong* foundTags = nullptr;

@@ -28,7 +28,7 @@
 
 struct PathSearchLimits {
     int32_t maxDepth = 32;          // references followed from a root or a static field
-    uint32_t nodeBudget = 1u << 20; // objects recorded (12 bytes each)
+    uint32_t nodeBudget = 1u << 20; // objects recorded (12 bytes each here, ~50 more in the JVM's tag map)
     int64_t timeLimitNanos = 10'000'000'000LL;
 };
 

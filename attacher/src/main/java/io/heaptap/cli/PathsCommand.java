@@ -24,7 +24,7 @@ final class PathsCommand extends TargetCommand {
     int maxDepth = PathOptions.DEFAULT_MAX_DEPTH;
 
     @Option(names = "--max-objects", paramLabel = "<n>",
-            description = "Objects the walk may record (12 bytes of native memory each), 1-16777216. Default: 4194304.")
+            description = "Objects the walk may record, 1-16777216: about 60 bytes of native memory each while it runs. Default: 1048576.")
     int maxObjects = PathOptions.DEFAULT_MAX_OBJECTS;
 
     @Option(names = "--time-limit", paramLabel = "<duration>", description = "Longest walk, and so pause: 10s, 500ms (max 5m). Default: 10s.")

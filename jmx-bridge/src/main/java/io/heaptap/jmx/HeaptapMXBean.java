@@ -146,7 +146,7 @@ public interface HeaptapMXBean {
     List<String> referencePaths(@Description(name = "site", value = "Allocated type (byte[]) or allocating method (OrderCache.put), a substring") String site,
                                 @Description(name = "maxPaths", value = "Objects to find chains for, 1-64 (3)") int maxPaths,
                                 @Description(name = "maxDepth", value = "References followed from a root or static field, 1-1024 (32)") int maxDepth,
-                                @Description(name = "maxObjects", value = "Objects the walk may record, 1-16777216 (4194304)") int maxObjects,
+                                @Description(name = "maxObjects", value = "Objects the walk may record, 1-16777216 (1048576; ~60 bytes of native memory each while it runs)") int maxObjects,
                                 @Description(name = "timeLimit", value = "Longest walk (and pause), e.g. 10s (max 5m)") String timeLimit);
 
     @Description("The top sites holding live objects now")
