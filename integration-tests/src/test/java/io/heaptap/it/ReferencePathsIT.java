@@ -60,9 +60,10 @@ class ReferencePathsIT {
         }
     }
 
-    @Test
-    void aBigHeapCutsTheWalkOffByTimeOrObjectsAndTheTargetRunsOn() throws Exception {
-        try (TargetJvm target = filledTarget(Jdk.newest(), List.of("-Xmx1g"))) {
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void aBigHeapCutsTheWalkOffByTimeOrObjectsAndTheTargetRunsOn(Jdk jdk) throws Exception {
+        try (TargetJvm target = filledTarget(jdk, List.of("-Xmx1g"))) {
             String pid = Long.toString(target.pid());
             target.send("big");
             target.awaitLine("built", Duration.ofMinutes(2));
@@ -81,7 +82,7 @@ class ReferencePathsIT {
             Result whole = HeaptapCli.run("paths", pid, "--site", LEAKED, "--time-limit", "60s", "--max-objects", "8000000");
             assertEquals(0, whole.exitCode(), whole::toString);
             assertEquals(3, whole.out().lines().filter(l -> STATIC_LIST_CHAIN.matcher(l).matches()).count(), whole::toString);
-            System.out.println("big heap, " + Jdk.newest() + ":\n" + byTime.out() + byObjects.out() + whole.out());
+            System.out.println("big heap, " + jdk + ":\n" + byTime.out() + byObjects.out() + whole.out());
 
             target.send("ping");
             target.awaitLine("pong", Duration.ofSeconds(30));
