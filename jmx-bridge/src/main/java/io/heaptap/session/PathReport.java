@@ -25,6 +25,9 @@ public record PathReport(String site, int sitesMatched, long tracked, PathSearch
         lines.add(PAUSE_WARNING + String.format(Locale.ROOT, ": %.1f ms", search.walk().toNanos() / 1e6));
         lines.add(String.format(Locale.ROOT, "site '%s': %d matching site%s, %d tracked object%s; chains for the %d oldest",
                 site, sitesMatched, sitesMatched == 1 ? "" : "s", tracked, tracked == 1 ? "" : "s", search.paths().size()));
+        if (search.paths().isEmpty()) {
+            lines.add("none of them is alive any more (collected since the last look): nothing was walked");
+        }
         int n = 0;
         for (ReferencePath p : search.paths()) {
             n++;
