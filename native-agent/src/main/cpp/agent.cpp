@@ -6,8 +6,11 @@
 #include <jni.h>
 #include <jvmti.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
+#include "referencePaths.h"
 #include "sampler.h"
 
 namespace {
@@ -156,6 +159,46 @@ JNIEXPORT jbyteArray JNICALL Java_io_heaptap_nativeagent_NativeAgent_snapshot0(J
         env->SetByteArrayRegion(array, 0, static_cast<jsize>(bytes.size()), reinterpret_cast<const jbyte*>(bytes.data()));
     }
     return array;  // null with an OutOfMemoryError pending if the array could not be made
+}
+
+// Reference chains to the oldest tracked objects of the given sites. The result starts with a
+// status byte: 1 and the chains (ReferencePathsDecoder.java), or 0 and a message.
+JNIEXPORT jbyteArray JNICALL Java_io_heaptap_nativeagent_NativeAgent_referencePaths0(JNIEnv* env, jclass, jintArray sites,
+                                                                                   jint maxPaths, jint maxDepth,
+                                                                                   jint nodeBudget, jlong timeLimitNanos) {
+    ByteWriter out;
+    jsize siteCount = sites == nullptr ? 0 : env->GetArrayLength(sites);
+    std::vector<jint> raw(static_cast<size_t>(siteCount));
+    if (siteCount > 0) env->GetIntArrayRegion(sites, 0, siteCount, raw.data());
+    std::vector<uint32_t> siteIds(raw.begin(), raw.end());
+    std::sort(siteIds.begin(), siteIds.end());
+    int wanted = maxPaths < 1 ? 1 : (maxPaths > ReferencePaths::kMaxTargets ? ReferencePaths::kMaxTargets : maxPaths);
+    jobject targets[ReferencePaths::kMaxTargets] = {};
+    std::string error;
+    if (sampler == nullptr) {
+        error = "heaptap's native agent is not initialised: " + initError;
+    } else {
+        int count = sampler->live().strongRefs(env, siteIds, wanted, targets);
+        PathSearchLimits limits;
+        limits.maxDepth = maxDepth;
+        limits.nodeBudget = nodeBudget > 0 ? static_cast<uint32_t>(nodeBudget) : 1;
+        limits.timeLimitNanos = timeLimitNanos > 0 ? timeLimitNanos : 1;
+        ByteWriter paths;
+        if (ReferencePaths::find(env, targets, count, limits, paths, error)) {
+            out.u8(1);
+            out.append(paths);
+        }
+    }
+    if (!error.empty()) {
+        out.u8(0);
+        out.utf(error);
+    }
+    const std::vector<uint8_t>& bytes = out.bytes();
+    jbyteArray array = env->NewByteArray(static_cast<jsize>(bytes.size()));
+    if (array != nullptr) {
+        env->SetByteArrayRegion(array, 0, static_cast<jsize>(bytes.size()), reinterpret_cast<const jbyte*>(bytes.data()));
+    }
+    return array;
 }
 
 }  // extern "C"

@@ -239,6 +239,30 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
     }
 }
 
+int LiveTable::strongRefs(JNIEnv* jni, const std::vector<uint32_t>& sites, int max, jobject* out) {
+    // maintenance_ keeps every copied reference from being deleted while it is turned strong.
+    std::lock_guard<std::mutex> maintenance(maintenance_);
+    std::vector<std::pair<int64_t, jweak>> candidates;
+    {
+        std::lock_guard<std::mutex> guard(lock_);
+        for (const LiveEntry& e : entries_) {
+            if (std::binary_search(sites.begin(), sites.end(), e.site)) {
+                candidates.emplace_back(e.allocNanos, e.ref);
+            }
+        }
+    }
+    std::sort(candidates.begin(), candidates.end(),
+              [](const std::pair<int64_t, jweak>& a, const std::pair<int64_t, jweak>& b) { return a.first < b.first; });
+    int made = 0;
+    for (size_t i = 0; i < candidates.size() && made < max; i++) {
+        jobject strong = jni->NewLocalRef(candidates[i].second);
+        if (strong != nullptr) {
+            out[made++] = strong;
+        }
+    }
+    return made;
+}
+
 void LiveTable::clear(JNIEnv* jni) {
     std::lock_guard<std::mutex> maintenance(maintenance_);
     std::vector<jweak> toDelete;

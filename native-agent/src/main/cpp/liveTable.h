@@ -75,6 +75,9 @@ class LiveTable {
     void maintain(JNIEnv* jni);
     // Writes the live entries (after maintain()) with ages and GCs survived as of nowNanos.
     void write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos);
+    // Strong local references to up to max tracked objects of the given sites (sorted), oldest
+    // first: the objects a leak hunt asks about. Collected objects are skipped. Returns how many.
+    int strongRefs(JNIEnv* jni, const std::vector<uint32_t>& sites, int max, jobject* out);
     // Deletes every weak reference and frees the table.
     void clear(JNIEnv* jni);
 

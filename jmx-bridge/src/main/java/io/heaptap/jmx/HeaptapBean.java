@@ -11,6 +11,7 @@ import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.HttpServing;
+import io.heaptap.session.PathOptions;
 import io.heaptap.session.ServeOptions;
 import io.heaptap.session.SessionStatus;
 
@@ -298,6 +299,12 @@ final class HeaptapBean implements HeaptapMXBean {
                     l.medianAge().toMillis(), l.maxAge().toMillis(), l.medianGcs()));
         }
         return rows;
+    }
+
+    @Override
+    public List<String> referencePaths(String site, int maxPaths, int maxDepth, int maxObjects, String timeLimit) {
+        PathOptions options = PathOptions.parse(maxPaths, maxDepth, maxObjects, timeLimit);
+        return controller.referencePaths(site, options).lines();
     }
 
     private AllocationProfile profileFor(int n) {

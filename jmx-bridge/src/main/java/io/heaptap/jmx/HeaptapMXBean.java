@@ -141,6 +141,14 @@ public interface HeaptapMXBean {
     @Description("Stops heaptap's HTTP endpoint; returns whether it was serving")
     boolean stopServing();
 
+    @Description("How is it held? Reference chains from a GC root or static field to the oldest tracked objects of a site,"
+            + " one line each. WARNING: the heap walk pauses the application (at most timeLimit)")
+    List<String> referencePaths(@Description(name = "site", value = "Allocated type (byte[]) or allocating method (OrderCache.put), a substring") String site,
+                                @Description(name = "maxPaths", value = "Objects to find chains for, 1-64 (3)") int maxPaths,
+                                @Description(name = "maxDepth", value = "References followed from a root or static field, 1-1024 (32)") int maxDepth,
+                                @Description(name = "maxObjects", value = "Objects the walk may record, 1-16777216 (1048576; ~60 bytes of native memory each while it runs)") int maxObjects,
+                                @Description(name = "timeLimit", value = "Longest walk (and pause), e.g. 10s (max 5m)") String timeLimit);
+
     @Description("The top sites holding live objects now")
     List<LiveRow> topLive(@Description(name = "n", value = "How many rows, 1-1000") int n);
 }

@@ -3,7 +3,9 @@ package io.heaptap.session;
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.NativeAgentException;
 import io.heaptap.nativeagent.NativeSnapshot;
+import io.heaptap.nativeagent.PathSearch;
 import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.TargetInfo;
@@ -22,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * The one owner of heaptap's session in a JVM. The MXBean, the HTTP routes and (through the
@@ -218,6 +221,55 @@ public final class Controller {
 
     public byte[] dump(ProfileFormat format, LiveFilter filter, boolean gc) {
         return ProfileWriter.toBytes(profile(filter, gc), format);
+    }
+
+    /**
+     * "How is it held?": the reference chains from a GC root (or a static field) to the oldest tracked
+     * objects of the sites a text names ({@link SiteMatch}). <b>Pauses the application</b> for the
+     * walk, at most {@code options.timeLimit()}.
+     *
+     * @throws IllegalArgumentException no site matches
+     * @throws SessionConflictException nothing is tracked, or no tracked object of the sites is alive
+     */
+    public PathReport referencePaths(String site, PathOptions options) {
+        return referencePaths(site, SiteMatch.of(site), options);
+    }
+
+    /** The same for sites chosen by a predicate (the leaks ranking names its sites exactly); {@code label} is shown. */
+    public PathReport referencePaths(String label, Predicate<AllocationSite> which, PathOptions options) {
+        int[] ids;
+        long tracked = 0;
+        synchronized (this) {
+            if (state == SessionState.IDLE) {
+                throw new SessionConflictException("nothing is tracked: no capture has run since the agent was loaded or reset;"
+                        + " run a capture with live tracking first");
+            }
+            List<AllocationSite> sites = snapshot(LiveFilter.NONE, Long.MAX_VALUE).sites();
+            List<Integer> matched = new ArrayList<>();
+            for (int i = 0; i < sites.size(); i++) {
+                if (which.test(sites.get(i))) {
+                    matched.add(i);
+                    tracked += sites.get(i).live().tracked();
+                }
+            }
+            if (matched.isEmpty()) {
+                throw new IllegalArgumentException("no allocation site matches '" + label + "': give the allocated type"
+                        + " (for example byte[]) or the allocating method (for example OrderCache.put) as the dump shows them");
+            }
+            if (tracked == 0) {
+                throw new SessionConflictException("no tracked object of the " + matched.size() + " site(s) matching '" + label
+                        + "' is alive: they were collected, or the capture ran without live tracking (--no-live)");
+            }
+            ids = matched.stream().mapToInt(Integer::intValue).toArray();
+        }
+        // Outside the lock: the walk can take seconds, and status or stop must not wait for it.
+        try {
+            PathSearch search = requireAgent().referencePaths(ids, options.maxPaths(), options.maxDepth(), options.maxObjects(),
+                    options.timeLimit());
+            return new PathReport(label, ids.length, tracked, search);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** JNI weak references the agent holds (0 after reset). */

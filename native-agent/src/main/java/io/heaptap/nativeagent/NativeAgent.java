@@ -128,6 +128,25 @@ public final class NativeAgent {
         return SnapshotDecoder.decode(bytes, filter, bornBeforeNanos);
     }
 
+    /**
+     * Finds the reference chains from the GC roots to up to {@code maxPaths} tracked objects of the
+     * given sites (indices into {@link NativeSnapshot#sites()}), the oldest first, with one JVMTI
+     * heap walk. <b>The walk pauses the application</b> for up to {@code timeLimit}. It records at
+     * most {@code maxObjects} objects and follows references at most {@code maxDepth} deep from a
+     * root or a static field; hitting the time or object bound ends it early with the chains found so
+     * far ({@link PathSearch#isCutOff()}).
+     *
+     * @throws IllegalStateException when the walk cannot run (another one is running, JVMTI refused)
+     */
+    public PathSearch referencePaths(int[] sites, int maxPaths, int maxDepth, int maxObjects, Duration timeLimit)
+            throws IOException {
+        byte[] bytes = referencePaths0(sites.clone(), maxPaths, maxDepth, maxObjects, timeLimit.toNanos());
+        if (bytes == null) {
+            throw new IOException("the native agent could not return the reference paths");
+        }
+        return PathSearchDecoder.decode(bytes);
+    }
+
     private static native String initError();
 
     private static native String start0(long intervalBytes, long durationNanos, int stackDepth, int maxStacks, int liveBudget,
@@ -152,4 +171,6 @@ public final class NativeAgent {
     private static native long memory0();
 
     private static native byte[] snapshot0();
+
+    private static native byte[] referencePaths0(int[] sites, int maxPaths, int maxDepth, int maxObjects, long timeLimitNanos);
 }

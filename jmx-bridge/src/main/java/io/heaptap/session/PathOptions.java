@@ -1,0 +1,59 @@
+package io.heaptap.session;
+
+import io.heaptap.profile.HumanUnits;
+
+import java.time.Duration;
+
+/**
+ * How far a reference-path search may go. The walk pauses the application, so every bound is
+ * checked here, whoever asks (CLI, MBean, the leaks command).
+ *
+ * @param maxPaths   tracked objects to find chains for (the oldest of the site)
+ * @param maxDepth   references followed from a GC root or a static field
+ * @param maxObjects objects the walk may record: about 60 bytes of native memory each while it runs (12 in heaptap's
+ *                   table, the rest in the JVM's JVMTI tag map), all freed when it ends
+ * @param timeLimit  the longest the walk (and so the pause) may last
+ */
+public record PathOptions(int maxPaths, int maxDepth, int maxObjects, Duration timeLimit) {
+    public static final int DEFAULT_MAX_PATHS = 3;
+    public static final int MAX_MAX_PATHS = 64;
+    public static final int DEFAULT_MAX_DEPTH = 32;
+    public static final int MAX_MAX_DEPTH = 1024;
+    public static final int DEFAULT_MAX_OBJECTS = 1 << 20;
+    public static final int MAX_MAX_OBJECTS = 1 << 24;
+    public static final Duration DEFAULT_TIME_LIMIT = Duration.ofSeconds(10);
+    public static final Duration MAX_TIME_LIMIT = Duration.ofMinutes(5);
+    public static final PathOptions DEFAULT = new PathOptions(DEFAULT_MAX_PATHS, DEFAULT_MAX_DEPTH, DEFAULT_MAX_OBJECTS,
+            DEFAULT_TIME_LIMIT);
+
+    public PathOptions {
+        if (maxPaths < 1 || maxPaths > MAX_MAX_PATHS) {
+            throw new IllegalArgumentException("max paths must be between 1 and " + MAX_MAX_PATHS + ", not " + maxPaths);
+        }
+        if (maxDepth < 1 || maxDepth > MAX_MAX_DEPTH) {
+            throw new IllegalArgumentException("max depth must be between 1 and " + MAX_MAX_DEPTH + ", not " + maxDepth);
+        }
+        if (maxObjects < 1 || maxObjects > MAX_MAX_OBJECTS) {
+            throw new IllegalArgumentException("max objects must be between 1 and " + MAX_MAX_OBJECTS + ", not " + maxObjects);
+        }
+        if (timeLimit == null || timeLimit.isZero() || timeLimit.isNegative()) {
+            throw new IllegalArgumentException("time limit must be positive (for example 10s)");
+        }
+        if (timeLimit.compareTo(MAX_TIME_LIMIT) > 0) {
+            throw new IllegalArgumentException("time limit " + HumanUnits.formatDuration(timeLimit)
+                    + " is above the maximum of 5m (the walk pauses the application)");
+        }
+    }
+
+    /** From human text for the time limit ({@code 10s}, {@code 500ms}); blank means the default. */
+    public static PathOptions parse(int maxPaths, int maxDepth, int maxObjects, String timeLimit) {
+        Duration limit = DEFAULT_TIME_LIMIT;
+        if (timeLimit != null && !timeLimit.isBlank()) {
+            if (timeLimit.trim().startsWith("-")) {
+                throw new IllegalArgumentException("time limit must be positive, not " + timeLimit.trim());
+            }
+            limit = HumanUnits.parseDuration(timeLimit);
+        }
+        return new PathOptions(maxPaths, maxDepth, maxObjects, limit);
+    }
+}

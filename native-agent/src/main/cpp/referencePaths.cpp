@@ -1,0 +1,330 @@
+#include "referencePaths.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "fieldNames.h"
+#include "monotonicClock.h"
+
+namespace {
+
+// Every tag a walk sets is a node id plus this base ("HT"), so a tag is never mistaken for another.
+constexpr jlong kTagBase = 0x4854000000000000LL;
+// The tag of java.lang.Class: the callback's class_tag then tells class objects apart.
+constexpr jlong kClassClassTag = kTagBase - 1;
+constexpr uint32_t kNoNode = 0xFFFFFFFFu;
+constexpr uint64_t kClockEvery = 256;  // references between two reads of the clock
+constexpr uint32_t kFirstGrowth = 4096;
+
+std::mutex oneWalk;  // one walk at a time: its state lives in the callback's user data
+
+struct Node {
+    uint32_t parent;  // the referrer's node; kNoNode for roots
+    int32_t index;    // field, array element or frame depth of the reference into this node
+    uint16_t depth;   // references from the root, or from the static field that holds it
+    uint8_t kind;     // jvmtiHeapReferenceKind of that reference
+    uint8_t reached;  // targets have a node before they are reached
+};
+
+bool isRoot(int kind) {
+    return kind >= JVMTI_HEAP_REFERENCE_JNI_GLOBAL;
+}
+
+// Where a chain stops: at a root, or at a static field (a class is held by its loader, and the
+// walk reaches it by whatever path it happens to take first; that path says nothing useful).
+bool endsChain(int kind) {
+    return isRoot(kind) || kind == JVMTI_HEAP_REFERENCE_STATIC_FIELD;
+}
+
+struct Walk {
+    Node* nodes = nullptr;
+    uint32_t size = 0;
+    uint32_t capacity = 0;
+    uint32_t budget = 0;
+    int32_t maxDepth = 0;
+    int64_t deadline = 0;
+    int targetsLeft = 0;
+    uint64_t references = 0;
+    uint64_t depthLimited = 0;  // objects not followed because they were maxDepth deep
+    PathCutOff cutOff = PathCutOff::kNone;
+
+    ~Walk() { std::free(nodes); }
+
+    int64_t nodeOf(jlong tag) const {
+        if (tag < kTagBase || tag - kTagBase >= static_cast<jlong>(size)) return -1;
+        return tag - kTagBase;
+    }
+
+    // A new node, or kNoNode with cutOff set. malloc, not new: a failed allocation must end the
+    // walk, not the JVM (-fno-exceptions turns std::bad_alloc into abort()).
+    uint32_t add() {
+        if (size == capacity) {
+            if (capacity >= budget) {
+                cutOff = PathCutOff::kNodes;
+                return kNoNode;
+            }
+            uint32_t grown = capacity < kFirstGrowth ? kFirstGrowth : (capacity > budget / 2 ? budget : capacity * 2);
+            if (grown > budget) grown = budget;
+            Node* moved = static_cast<Node*>(std::realloc(nodes, static_cast<size_t>(grown) * sizeof(Node)));
+            if (moved == nullptr) {
+                cutOff = PathCutOff::kNoMemory;
+                return kNoNode;
+            }
+            nodes = moved;
+            capacity = grown;
+        }
+        nodes[size] = Node{kNoNode, 0, 0, 0, 0};
+        return size++;
+    }
+
+    jint follow(int depth, bool isClass) {
+        if (isClass || depth < maxDepth) return JVMTI_VISIT_OBJECTS;
+        depthLimited++;
+        return 0;
+    }
+};
+
+void place(Node& node, uint32_t parent, jvmtiHeapReferenceKind kind, int32_t index, int depth) {
+    node.parent = parent;
+    node.kind = static_cast<uint8_t>(kind);
+    node.index = index;
+    node.depth = static_cast<uint16_t>(depth > 0xFFFF ? 0xFFFF : depth);
+    node.reached = 1;
+}
+
+// Runs inside the walk: no JNI, no JVMTI, no locks; only the node table.
+jint JNICALL onReference(jvmtiHeapReferenceKind kind, const jvmtiHeapReferenceInfo* info, jlong classTag, jlong,
+                         jlong, jlong* tagPtr, jlong* referrerTagPtr, jint, void* userData) {
+    Walk& w = *static_cast<Walk*>(userData);
+    if (++w.references % kClockEvery == 0 && monotonicNanos() > w.deadline) {
+        w.cutOff = PathCutOff::kTime;
+        return JVMTI_VISIT_ABORT;
+    }
+    uint32_t parent = kNoNode;
+    int32_t index = 0;
+    int depth = 0;
+    if (isRoot(kind)) {
+        // Locals name their thread: it was reported (and tagged) as a root just before its stack.
+        if (kind == JVMTI_HEAP_REFERENCE_STACK_LOCAL || kind == JVMTI_HEAP_REFERENCE_JNI_LOCAL) {
+            bool stack = kind == JVMTI_HEAP_REFERENCE_STACK_LOCAL;
+            int64_t thread = w.nodeOf(stack ? info->stack_local.thread_tag : info->jni_local.thread_tag);
+            parent = thread >= 0 ? static_cast<uint32_t>(thread) : kNoNode;
+            index = stack ? info->stack_local.depth : info->jni_local.depth;
+        }
+    } else {
+        int64_t referrer = referrerTagPtr == nullptr ? -1 : w.nodeOf(*referrerTagPtr);
+        if (referrer < 0) return 0;  // not reached by this walk: cannot happen, but never guess
+        parent = static_cast<uint32_t>(referrer);
+        if (kind == JVMTI_HEAP_REFERENCE_FIELD || kind == JVMTI_HEAP_REFERENCE_STATIC_FIELD) {
+            index = info->field.index;
+        } else if (kind == JVMTI_HEAP_REFERENCE_ARRAY_ELEMENT) {
+            index = info->array.index;
+        }
+        depth = kind == JVMTI_HEAP_REFERENCE_STATIC_FIELD ? 1 : w.nodes[parent].depth + 1;
+    }
+    bool isClass = classTag == kClassClassTag;
+    if (*tagPtr != 0) {
+        int64_t known = w.nodeOf(*tagPtr);
+        if (known < 0 || static_cast<uint32_t>(known) == parent) return 0;  // java.lang.Class, a self-reference
+        Node& node = w.nodes[known];
+        if (!node.reached) {
+            place(node, parent, kind, index, depth);  // a target
+            if (--w.targetsLeft == 0) return JVMTI_VISIT_ABORT;  // every target has its chain
+            return w.follow(depth, isClass);
+        }
+        if (depth < node.depth) {
+            // A shorter way to an object seen before. Depths strictly fall towards the root along
+            // every chain (static fields start again at 1, and chains end there), so no cycle forms.
+            place(node, parent, kind, index, depth);
+            return w.follow(depth, isClass);  // followed now if it was too deep before
+        }
+        return 0;
+    }
+    uint32_t id = w.add();
+    if (id == kNoNode) return JVMTI_VISIT_ABORT;
+    place(w.nodes[id], parent, kind, index, depth);
+    *tagPtr = kTagBase + id;
+    return w.follow(depth, isClass);
+}
+
+std::string classSignature(jvmtiEnv* jvmti, jclass klass) {
+    char* signature = nullptr;
+    if (klass == nullptr || jvmti->GetClassSignature(klass, &signature, nullptr) != JVMTI_ERROR_NONE) {
+        return "L[unknown class];";
+    }
+    std::string s(signature);
+    jvmti->Deallocate(reinterpret_cast<unsigned char*>(signature));
+    return s;
+}
+
+std::string threadName(jvmtiEnv* jvmti, jobject thread) {
+    jvmtiThreadInfo info{};
+    if (thread == nullptr || jvmti->GetThreadInfo(static_cast<jthread>(thread), &info) != JVMTI_ERROR_NONE) {
+        return std::string();
+    }
+    std::string name(info.name != nullptr ? info.name : "");
+    jvmti->Deallocate(reinterpret_cast<unsigned char*>(info.name));
+    return name;
+}
+
+// Chains are written target first. Per step: the object's class signature, whether the object is
+// itself a class, the reference into it (kind, index), the field's name for field references,
+// and for the step that ends a chain the holder: the class of a static field, a local's thread.
+struct Resolver {
+    jvmtiEnv* jvmti;
+    JNIEnv* jni;
+    jclass classClass;
+    std::unordered_map<jlong, jobject> byTag;
+
+    jobject objectOf(uint32_t node) const {
+        auto it = byTag.find(kTagBase + node);
+        return it == byTag.end() ? nullptr : it->second;  // null: collected since the walk
+    }
+
+    void writeStep(ByteWriter& out, const Node& node, uint32_t self) const {
+        jobject object = objectOf(self);
+        bool isClass = object != nullptr && classClass != nullptr && jni->IsInstanceOf(object, classClass);
+        std::string signature = object == nullptr ? "L[collected since the walk];"
+                                                  : classSignature(jvmti, isClass ? static_cast<jclass>(object) : jni->GetObjectClass(object));
+        jobject referrer = node.parent == kNoNode ? nullptr : objectOf(node.parent);
+        std::string field;
+        std::string holder;
+        if (referrer != nullptr && node.kind == JVMTI_HEAP_REFERENCE_FIELD) {
+            field = FieldNames::name(jvmti, jni, jni->GetObjectClass(referrer), node.index);
+        } else if (referrer != nullptr && node.kind == JVMTI_HEAP_REFERENCE_STATIC_FIELD) {
+            field = FieldNames::name(jvmti, jni, static_cast<jclass>(referrer), node.index);
+            holder = classSignature(jvmti, static_cast<jclass>(referrer));
+        } else if (referrer != nullptr && isRoot(node.kind)) {
+            holder = threadName(jvmti, referrer);
+        } else if (object != nullptr && node.kind == JVMTI_HEAP_REFERENCE_THREAD) {
+            holder = threadName(jvmti, object);
+        }
+        out.utf(signature);
+        out.u8(isClass ? 1 : 0);
+        out.u8(node.kind);
+        out.u32(static_cast<uint32_t>(node.index));
+        out.utf(field);
+        out.utf(holder);
+    }
+};
+
+}  // namespace
+
+bool ReferencePaths::find(JNIEnv* jni, jobject* targets, int count, const PathSearchLimits& limits, ByteWriter& out,
+                          std::string& error) {
+    auto dropTargets = [&]() {
+        for (int i = 0; i < count; i++) {
+            if (targets[i] != nullptr) jni->DeleteLocalRef(targets[i]);
+            targets[i] = nullptr;
+        }
+    };
+    std::unique_lock<std::mutex> guard(oneWalk, std::try_to_lock);
+    if (!guard.owns_lock()) {
+        dropTargets();
+        error = "a reference path search is already running in this JVM";
+        return false;
+    }
+    if (count < 0 || count > kMaxTargets) count = count < 0 ? 0 : kMaxTargets;
+    JavaVM* vm = nullptr;
+    jvmtiEnv* jvmti = nullptr;
+    if (jni->GetJavaVM(&vm) != JNI_OK || vm->GetEnv(reinterpret_cast<void**>(&jvmti), JVMTI_VERSION_11) != JNI_OK) {
+        dropTargets();
+        error = "no JVMTI environment for the heap walk";
+        return false;
+    }
+    jvmtiCapabilities caps{};
+    caps.can_tag_objects = 1;
+    if (jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE) {
+        jvmti->DisposeEnvironment();
+        dropTargets();
+        error = "JVMTI refused can_tag_objects, which the heap walk needs";
+        return false;
+    }
+
+    Walk w;
+    w.budget = limits.nodeBudget < static_cast<uint32_t>(count) + 1 ? count + 1 : limits.nodeBudget;
+    w.maxDepth = limits.maxDepth < 1 ? 1 : (limits.maxDepth > 1024 ? 1024 : limits.maxDepth);
+    int tagged = 0;
+    for (int i = 0; i < count; i++) {
+        uint32_t id = w.add();  // nodes 0..count-1 are the targets, in order
+        if (id != kNoNode && jvmti->SetTag(targets[i], kTagBase + id) == JVMTI_ERROR_NONE) tagged++;
+    }
+    // Only tags hold the targets now: a local reference would be a root of its own.
+    dropTargets();
+    jclass classClass = jni->FindClass("java/lang/Class");
+    if (classClass != nullptr) {
+        jvmti->SetTag(classClass, kClassClassTag);
+    } else {
+        jni->ExceptionClear();  // cannot happen; without it class objects are followed only to maxDepth
+    }
+    w.targetsLeft = tagged;
+
+    int64_t start = monotonicNanos();
+    w.deadline = start + limits.timeLimitNanos;
+    jvmtiHeapCallbacks callbacks{};
+    callbacks.heap_reference_callback = onReference;
+    jvmtiError err = tagged == 0 ? JVMTI_ERROR_NONE : jvmti->FollowReferences(0, nullptr, nullptr, &callbacks, &w);
+    int64_t walkNanos = monotonicNanos() - start;
+    if (err != JVMTI_ERROR_NONE) {
+        if (classClass != nullptr) jni->DeleteLocalRef(classClass);
+        jvmti->DisposeEnvironment();
+        error = "FollowReferences failed with JVMTI error " + std::to_string(err);
+        return false;
+    }
+
+    // The chains, as node ids from each target up to where its chain ends.
+    int maxSteps = w.maxDepth + 64;
+    std::vector<std::vector<uint32_t>> chains(count);
+    std::vector<jlong> wanted;
+    for (int t = 0; t < count; t++) {
+        if (static_cast<uint32_t>(t) >= w.size || !w.nodes[t].reached) continue;
+        for (uint32_t n = static_cast<uint32_t>(t); n != kNoNode && static_cast<int>(chains[t].size()) < maxSteps;) {
+            chains[t].push_back(n);
+            wanted.push_back(kTagBase + n);
+            const Node& node = w.nodes[n];
+            if (node.parent != kNoNode) wanted.push_back(kTagBase + node.parent);
+            n = endsChain(node.kind) ? kNoNode : node.parent;
+        }
+    }
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    Resolver resolver{jvmti, jni, classClass, {}};
+    int64_t resolveStart = monotonicNanos();
+    bool framePushed = !wanted.empty() && jni->PushLocalFrame(static_cast<jint>(wanted.size()) * 4 + 64) == JNI_OK;
+    if (!framePushed && jni->ExceptionCheck()) {
+        jni->ExceptionClear();  // no room for local references: the steps are written unnamed
+    }
+    jint foundCount = 0;
+    jobject* objects = nullptr;
+    jlong* foundTags = nullptr;
+    if (framePushed && jvmti->GetObjectsWithTags(static_cast<jint>(wanted.size()), wanted.data(), &foundCount, &objects,
+                                                 &foundTags) == JVMTI_ERROR_NONE) {
+        for (jint i = 0; i < foundCount; i++) resolver.byTag.emplace(foundTags[i], objects[i]);
+        jvmti->Deallocate(reinterpret_cast<unsigned char*>(objects));
+        jvmti->Deallocate(reinterpret_cast<unsigned char*>(foundTags));
+    }
+
+    out.u8(static_cast<uint8_t>(w.cutOff));
+    out.u32(w.size);
+    out.u64(w.references);
+    out.u64(w.depthLimited);
+    out.u64(static_cast<uint64_t>(walkNanos));
+    out.u32(static_cast<uint32_t>(count));
+    for (int t = 0; t < count; t++) {
+        const std::vector<uint32_t>& chain = chains[t];
+        out.u32(static_cast<uint32_t>(chain.size()));
+        for (uint32_t n : chain) {
+            resolver.writeStep(out, w.nodes[n], n);
+        }
+    }
+    out.u64(static_cast<uint64_t>(monotonicNanos() - resolveStart));
+
+    if (framePushed) jni->PopLocalFrame(nullptr);
+    if (classClass != nullptr) jni->DeleteLocalRef(classClass);
+    // Drops every tag of this walk and gives can_tag_objects back.
+    jvmti->DisposeEnvironment();
+    return true;
+}
