@@ -76,11 +76,15 @@ public final class AgentConnection implements AutoCloseable {
         } catch (IOException e) {
             throw lostOrFailed(target, e);
         } finally {
-            try {
-                vm.detach();
-            } catch (IOException ignored) {
-                // the target may have exited; nothing to release then
-            }
+            detachQuietly(vm);
+        }
+    }
+
+    private static void detachQuietly(VirtualMachine vm) {
+        try {
+            vm.detach();
+        } catch (IOException ignored) {
+            // the target may have exited; nothing to release then
         }
     }
 
@@ -146,11 +150,7 @@ public final class AgentConnection implements AutoCloseable {
         } catch (IOException e) {
             throw lostOrFailed(target, e);
         } finally {
-            try {
-                vm.detach();
-            } catch (IOException ignored) {
-                // the target may have exited; nothing to release then
-            }
+            detachQuietly(vm);
         }
     }
 
