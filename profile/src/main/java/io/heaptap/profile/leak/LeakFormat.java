@@ -51,10 +51,15 @@ public enum LeakFormat {
     }
 
     public byte[] render(LeakReport report) {
+        return render(report, REPORT_ROWS);
+    }
+
+    /** The report with its first {@code rows} sites. */
+    public byte[] render(LeakReport report, int rows) {
         String text = switch (this) {
-            case TEXT -> LeakText.of(report, REPORT_ROWS);
-            case JSON -> LeakJson.of(report, REPORT_ROWS);
-            case HTML -> LeakHtml.of(report, REPORT_ROWS);
+            case TEXT -> LeakText.of(report, rows);
+            case JSON -> LeakJson.of(report, rows);
+            case HTML -> LeakHtml.of(report, rows);
         };
         return text.getBytes(StandardCharsets.UTF_8);
     }
