@@ -103,8 +103,7 @@ public final class LeakClassifier {
             why = String.format(Locale.ROOT, "held and not growing (%s over %s), the oldest object is %s old (%s of the time watched)",
                     percent(growth), age(span), age(last.maxAgeMillis()), percent(coverage));
         }
-        double confidence = support * Math.min(1, (n - 1.0) / (FULL_POINTS - 1))
-                * (verdict == Verdict.TRANSIENT && last.tracked() == 0 ? 1 : Math.min(1, (double) maxTracked / FULL_TRACKED));
+        double confidence = support * Math.min(1, (n - 1.0) / (FULL_POINTS - 1)) * Math.min(1, (double) maxTracked / FULL_TRACKED);
         if (gcs == 0) {
             confidence *= 0.5;
             why += "; no collection in the window yet, so garbage cannot be told from kept objects";

@@ -88,9 +88,11 @@ class LeakClassifierTest {
     void aSiteWithNothingLiveIsTransient() {
         SiteSeries s = new SiteSeries(Synthetic.key("gone"), 0, 0, 120);
         for (int i = 1; i <= POINTS; i++) {
-            s.add(new SitePoint(i * Synthetic.EVERY, 0, 0, 0, 0, 0, 0, 100, 10_000, i * 10L));
+            s.add(new SitePoint(i * Synthetic.EVERY, i == 1 ? 20 : 0, 20, i == 1 ? 20_000 : 0, 0, 0, 0, 100, 10_000, i * 10L));
         }
-        assertEquals(Verdict.TRANSIENT, LeakClassifier.assess(s).verdict());
+        LeakEvidence e = LeakClassifier.assess(s);
+        assertEquals(Verdict.TRANSIENT, e.verdict());
+        assertTrue(e.confidence() > 0.9, e.toString());
     }
 
     @Test
