@@ -12,6 +12,9 @@ import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One leak watch from the CLI: start it in the target, redraw the ranking as snapshots come in,
@@ -21,6 +24,7 @@ import java.util.Locale;
 final class LeaksRun {
     private static final long POLL_MILLIS = 200;
     private static final long REDRAW_MILLIS = 1000;
+    private static final long EXIT_GRACE_MILLIS = 2000;
 
     private LeaksRun() {
     }
@@ -68,7 +72,9 @@ final class LeaksRun {
             write(report, format, output);
             return interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
         } catch (UndeclaredThrowableException e) {
-            // a JMX call failed on the wire: the target exited or the connection broke
+            // A JMX call failed on the wire: the target exited or the connection broke. A JVM that is
+            // exiting closes its connections before its process ends: give it a moment to be gone.
+            awaitExit(connection.target().pid());
             HeaptapException lost = AgentConnection.lostOrFailed(connection.target(), e.getCause());
             table.clear();
             if (report != null) {
@@ -79,6 +85,18 @@ final class LeaksRun {
         } finally {
             interruption.finish();
         }
+    }
+
+    private static void awaitExit(long pid) {
+        ProcessHandle.of(pid).ifPresent(p -> {
+            try {
+                p.onExit().get(EXIT_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                // still alive: the connection broke for another reason
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
     }
 
     private static String status(AgentConnection connection, LeakWatchOptions options, long elapsedNanos, int snapshots) {

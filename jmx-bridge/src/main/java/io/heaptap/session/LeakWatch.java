@@ -30,6 +30,8 @@ import java.util.concurrent.TimeUnit;
 final class LeakWatch {
     /** A suspect is announced once its verdict is at least this sure, so one noisy step does not notify. */
     static final double NOTIFY_CONFIDENCE = 0.5;
+    /** Warnings kept per watch: a fault that repeats every step must not grow memory for days. */
+    static final int MAX_WARNINGS = 10;
 
     enum State {
         IDLE, WATCHING, ENDED;
@@ -165,7 +167,7 @@ final class LeakWatch {
             try {
                 armCapture();
             } catch (RuntimeException e) {
-                warnings.add("the capture could not be re-armed at " + Instant.now() + ": " + e.getMessage());
+                warn("the capture could not be re-armed at " + Instant.now() + ": " + e.getMessage());
             }
         }
     }
@@ -191,7 +193,15 @@ final class LeakWatch {
             announceNewSuspects();
         } catch (RuntimeException e) {
             // Never let an exception end the timer thread or reach the application's stderr.
-            warnings.add("a snapshot failed at " + Instant.now() + ": " + e.getMessage());
+            warn("a snapshot failed at " + Instant.now() + ": " + e.getMessage());
+        }
+    }
+
+    private void warn(String warning) {
+        if (warnings.size() < MAX_WARNINGS) {
+            warnings.add(warning);
+        } else if (warnings.size() == MAX_WARNINGS) {
+            warnings.add("further warnings left out");
         }
     }
 
