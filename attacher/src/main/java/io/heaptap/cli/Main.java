@@ -6,8 +6,9 @@ import picocli.CommandLine.Command;
 /** The heaptap command line. Errors are one line on stderr and a documented exit code. */
 @Command(name = "heaptap", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         description = "On-demand allocation profiling of running JVMs.",
-        subcommands = {ListCommand.class, CaptureCommand.class, StartCommand.class, StopCommand.class,
-                StatusCommand.class, DumpCommand.class, ResetCommand.class, PathsCommand.class, ServeCommand.class, DemoCommand.class, DemoTarget.class},
+        subcommands = {ListCommand.class, CaptureCommand.class, LeaksCommand.class, PathsCommand.class, StartCommand.class,
+                StopCommand.class, StatusCommand.class, DumpCommand.class, ResetCommand.class, ServeCommand.class,
+                DemoCommand.class, DemoTarget.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:internal error (a bug: please report it)",
                 "2:bad arguments or unwritable --out", "3:no such process, or no single JVM matches",

@@ -180,7 +180,7 @@ class JmxIT {
                     assertInstanceOf(OpenType.class, p.getDescriptor().getFieldValue("openType"), op.getName() + "." + p.getName());
                 }
             }
-            assertTrue(info.getNotifications().length == 2);
+            assertEquals(3, info.getNotifications().length, "capture started, capture ended, leak suspect");
         }
     }
 

@@ -8,10 +8,17 @@ import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.format.GcText;
 import io.heaptap.profile.format.ProfileFormat;
+import io.heaptap.profile.leak.LeakEvidence;
+import io.heaptap.profile.leak.LeakFormat;
+import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.HttpServing;
+<<<<<<< HEAD
 import io.heaptap.session.PathOptions;
+=======
+import io.heaptap.session.LeakWatchOptions;
+>>>>>>> leaks
 import io.heaptap.session.ServeOptions;
 import io.heaptap.session.SessionStatus;
 
@@ -302,9 +309,64 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
+<<<<<<< HEAD
     public List<String> referencePaths(String site, int maxPaths, int maxDepth, int maxObjects, String timeLimit) {
         PathOptions options = PathOptions.parse(maxPaths, maxDepth, maxObjects, timeLimit);
         return controller.referencePaths(site, options).lines();
+=======
+    public String getLeakWatchState() {
+        return controller.leakWatchState();
+    }
+
+    @Override
+    public int getLeakWatchSnapshots() {
+        LeakReport r = controller.leakReport();
+        return r == null ? 0 : r.watch().snapshots();
+    }
+
+    @Override
+    public void startLeakWatch(String duration, String every) {
+        startLeakWatch(duration, every, null, "jmx");
+    }
+
+    @Override
+    public void startLeakWatch(String duration, String every, String interval, String client) {
+        LeakWatchOptions options = LeakWatchOptions.parse(required(duration, "duration", "5m"), required(every, "every", "15s"), interval);
+        controller.startLeakWatch(options, client == null || client.isBlank() ? "jmx" : client);
+    }
+
+    @Override
+    public void stopLeakWatch() {
+        controller.stopLeakWatch();
+    }
+
+    @Override
+    public List<LeakRow> leakRanking(int n) {
+        if (n < 1 || n > MAX_ROWS) {
+            throw new IllegalArgumentException("n must be between 1 and " + MAX_ROWS + ", not " + n);
+        }
+        List<LeakRow> rows = new ArrayList<>();
+        LeakReport r = controller.leakReport();
+        if (r != null) {
+            for (LeakReport.RankedSite s : r.top(n)) {
+                LeakEvidence e = s.evidence();
+                rows.add(new LeakRow(s.rank(), e.verdict().label(), e.confidence(), e.site().type(), e.site().allocatedAt(),
+                        e.liveBytes(), e.bytesPerMinute(), e.growth(), e.maxAgeMillis(), e.medianAgeMillis(), e.medianGcs(),
+                        e.tracked(), e.points(), e.reason()));
+            }
+        }
+        return rows;
+    }
+
+    @Override
+    public byte[] leakReport(String format) {
+        LeakFormat f = LeakFormat.parse(required(format, "format", "text"));
+        LeakReport r = controller.leakReport();
+        if (r == null) {
+            throw new IllegalStateException("no leak watch has run since the agent was loaded or reset: start one with startLeakWatch");
+        }
+        return f.render(r);
+>>>>>>> leaks
     }
 
     private AllocationProfile profileFor(int n) {

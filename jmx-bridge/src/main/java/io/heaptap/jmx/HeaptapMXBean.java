@@ -151,4 +151,31 @@ public interface HeaptapMXBean {
 
     @Description("The top sites holding live objects now")
     List<LiveRow> topLive(@Description(name = "n", value = "How many rows, 1-1000") int n);
+
+    @Description("Leak watch: idle (none since the last reset), watching, or ended (its ranking stays available)")
+    String getLeakWatchState();
+
+    @Description("Live snapshots the current or last leak watch took (a count)")
+    int getLeakWatchSnapshots();
+
+    @Description("Starts a leak watch: a capture for the whole duration and a live snapshot every step, sites ranked by leak"
+            + " evidence (growth of live bytes, age against the time watched, survival across GCs)")
+    void startLeakWatch(@Description(name = "duration", value = "How long to watch, e.g. 5m (max 7 days)") String duration,
+                        @Description(name = "every", value = "Time between live snapshots, e.g. 15s (1s to duration)") String every);
+
+    @Description("Starts a leak watch with every option")
+    void startLeakWatch(@Description(name = "duration", value = "How long to watch, e.g. 5m (max 7 days)") String duration,
+                        @Description(name = "every", value = "Time between live snapshots, e.g. 15s (1s to duration)") String every,
+                        @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k") String interval,
+                        @Description(name = "client", value = "Who starts it (shown to anyone who finds it running)") String client);
+
+    @Description("Ends the leak watch now with a last snapshot, and stops its capture; harmless when none runs")
+    void stopLeakWatch();
+
+    @Description("The current leak ranking: leak suspects first, each site with its verdict (leak suspect, cache-like,"
+            + " stable, transient), confidence and evidence")
+    List<LeakRow> leakRanking(@Description(name = "n", value = "How many rows, 1-1000") int n);
+
+    @Description("The leak report as bytes: text, json (with each site's series) or html (a chart of live bytes over time)")
+    byte[] leakReport(@Description(name = "format", value = "text, json or html") String format);
 }

@@ -9,6 +9,7 @@ import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.TargetInfo;
+import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.format.ProfileWriter;
 
@@ -48,6 +49,7 @@ public final class Controller {
     private final LargeObjects largeObjects = LargeObjects.forThisJvm();
     private final GcMonitor gcMonitor = new GcMonitor();
     private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
+    private final LeakWatch leakWatch;
 
     private SessionState state = SessionState.IDLE;
     private CaptureOptions options;
@@ -82,6 +84,7 @@ public final class Controller {
         });
         this.target = new TargetInfo(ProcessHandle.current().pid(), System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), System.getProperty("sun.java.command", ""));
+        this.leakWatch = new LeakWatch(this, timer, listeners, target.pid());
     }
 
     public synchronized void start(CaptureOptions requested, String client) {
@@ -136,6 +139,31 @@ public final class Controller {
         }
         SessionStatus ended = status();
         listeners.forEach(l -> l.captureEnded(ended, reason));
+        leakWatch.captureEnded(reason);
+    }
+
+    /**
+     * Starts a leak watch: a capture for the whole duration (re-armed past 24 h) and a live
+     * snapshot every step, ranked by leak evidence. Refused while a capture or a watch runs.
+     */
+    public synchronized void startLeakWatch(LeakWatchOptions options, String client) {
+        requireAgent();
+        leakWatch.start(options, client == null || client.isBlank() ? "unknown client" : client);
+    }
+
+    /** Ends the leak watch now, with a last snapshot, and stops its capture. Harmless when none runs. */
+    public synchronized void stopLeakWatch() {
+        leakWatch.end("stopped");
+    }
+
+    /** idle (no watch since the last reset), watching, or ended. */
+    public synchronized String leakWatchState() {
+        return leakWatch.state().label();
+    }
+
+    /** The leak ranking as of the last snapshot; null when no watch has run since the last reset. */
+    public synchronized LeakReport leakReport() {
+        return leakWatch.report();
     }
 
     public void addListener(SessionListener listener) {
@@ -168,6 +196,7 @@ public final class Controller {
 
     /** Forgets everything and returns to idle. Harmless when idle. */
     public synchronized void reset() {
+        leakWatch.forget();
         if (deadline != null) {
             deadline.cancel(false);
             deadline = null;

@@ -11,8 +11,12 @@ import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.format.FlameGraphAssets;
 import io.heaptap.profile.format.ProfileFormat;
+import io.heaptap.profile.leak.LeakFormat;
+import io.heaptap.profile.leak.LeakJson;
+import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
+import io.heaptap.session.LeakWatchOptions;
 
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -45,7 +49,10 @@ public final class ApiRoutes {
                 .post("/api/reset", Handler.now(this::reset))
                 .get("/api/dump", Handler.now(this::dump))
                 .get("/api/top", Handler.now(this::top))
-                .get("/api/flamegraph", Handler.now(this::flameGraph));
+                .get("/api/flamegraph", Handler.now(this::flameGraph))
+                .get("/api/leaks", Handler.now(this::leaks))
+                .post("/api/leaks/start", Handler.now(this::startLeakWatch))
+                .post("/api/leaks/stop", Handler.now(this::stopLeakWatch));
     }
 
     private Response status(Request request) {
@@ -119,6 +126,42 @@ public final class ApiRoutes {
             throw new HttpError(409, "nothing to show: no capture has run since the agent was loaded or reset");
         }
         return Response.json(200, FlameGraphAssets.data(profile));
+    }
+
+    private Response leaks(Request request) {
+        QueryParams p = request.params().allowOnly("n", "format");
+        int n = p.integer("n", LeakFormat.REPORT_ROWS, 1, MAX_ROWS);
+        LeakFormat format = p.parsed("format", LeakFormat::parse, LeakFormat.JSON);
+        LeakReport report = controller.leakReport();
+        if (report == null) {
+            if (format != LeakFormat.JSON) {
+                throw new HttpError(409, "no leak watch has run since the agent was loaded or reset: POST /api/leaks/start");
+            }
+            return Response.json(200, "{\"version\":" + LeakJson.VERSION + ",\"watch\":{\"state\":\"idle\"},\"sites\":[]}");
+        }
+        return Response.ok(format.contentType(), format.render(report, n));
+    }
+
+    private Response startLeakWatch(Request request) {
+        QueryParams p = JsonBody.params(request).allowOnly("duration", "every", "interval");
+        LeakWatchOptions options;
+        try {
+            options = LeakWatchOptions.parse(p.text("duration", null), p.text("every", null), p.text("interval", null));
+        } catch (IllegalArgumentException e) {
+            throw new HttpError(400, e.getMessage());
+        }
+        controller.startLeakWatch(options, "http " + request.client());
+        return Response.ok(LeakFormat.JSON.contentType(), LeakFormat.JSON.render(controller.leakReport()));
+    }
+
+    private Response stopLeakWatch(Request request) {
+        JsonBody.params(request).allowOnly();
+        controller.stopLeakWatch();
+        LeakReport report = controller.leakReport();
+        if (report == null) {
+            throw new HttpError(409, "no leak watch has run since the agent was loaded or reset: POST /api/leaks/start");
+        }
+        return Response.ok(LeakFormat.JSON.contentType(), LeakFormat.JSON.render(report));
     }
 
     private static LiveFilter liveFilter(QueryParams p) {

@@ -1,5 +1,6 @@
 // heaptap's web page: polls /api/status, and while a capture has data, redraws the two flame
-// graphs (/api/flamegraph) and the top-site tables (/api/top). Every asset comes from this server.
+// graphs (/api/flamegraph) and the top-site tables (/api/top); while a leak watch runs, its ranking
+// (/api/leaks). Every asset comes from this server.
 (function () {
   const $ = id => document.getElementById(id);
   const allocGraph = heaptapFlameGraph($('alloc-graph'), $('alloc-details'));
@@ -8,6 +9,8 @@
   const fmtMillis = ms => ms < 1000 ? ms + ' ms' : ms < 60000 ? (ms / 1000).toFixed(1) + ' s' : (ms / 60000).toFixed(1) + ' min';
   let lastState = null;
   let lastDraw = 0;
+  let leakSnapshots = -1;
+  let leakState = null;
 
   async function call(method, url) {
     const response = await fetch(url, {method: method, headers: {'Accept': 'application/json'}});
@@ -67,10 +70,33 @@
     document.body.dataset.drawn = String(Date.now());
   }
 
+  // The ranking changes only with a snapshot: redraw when their count or the watch's state changes.
+  async function drawLeaks() {
+    const r = await call('GET', '/api/leaks?n=15');
+    const w = r.watch;
+    if (w.state === leakState && w.snapshots === leakSnapshots) return;
+    leakState = w.state;
+    leakSnapshots = w.snapshots;
+    $('leak-stop').disabled = w.state !== 'watching';
+    if (w.state === 'idle') {
+      $('leak-status').textContent = 'no leak watch yet';
+      fillTable('leak-table', [], () => []);
+      return;
+    }
+    $('leak-status').textContent = w.state + (w.endReason ? ' (' + w.endReason + ')' : '') + ': ' + fmtMillis(w.elapsedMillis)
+      + ' of ' + fmtMillis(w.durationMillis) + ', ' + w.snapshots + ' snapshots, ' + w.gcs + ' collections; '
+      + w.leakSuspects + ' leak suspect(s) among ' + w.sitesFollowed + ' sites';
+    fillTable('leak-table', r.sites, s => [[s.rank, true], [s.verdict], [Math.round(100 * s.confidence) + '%', true],
+      [fmtBytes(s.estimatedLiveBytes), true], [(s.liveBytesPerMinute < 0 ? '-' : '+') + fmtBytes(Math.abs(s.liveBytesPerMinute)), true],
+      [fmtMillis(s.maxAgeMillis), true], [fmtMillis(s.medianAgeMillis), true], [s.type], [s.allocatedAt], [s.reason]]);
+    document.body.dataset.leaksDrawn = String(w.snapshots);
+  }
+
   async function refresh() {
     try {
       const s = await call('GET', '/api/status');
       showStatus(s);
+      await drawLeaks();
       const changed = s.state !== lastState;
       lastState = s.state;
       if (s.state !== 'idle' && (changed || (s.state === 'recording' && Date.now() - lastDraw > 2000))) {
@@ -98,6 +124,9 @@
     + '&interval=' + encodeURIComponent($('interval').value) + '&live=' + $('live').checked);
   $('stop').onclick = () => act('POST', '/api/stop');
   $('reset').onclick = () => act('POST', '/api/reset');
+  $('leak-start').onclick = () => act('POST', '/api/leaks/start?duration=' + encodeURIComponent($('leak-duration').value)
+    + '&every=' + encodeURIComponent($('leak-every').value));
+  $('leak-stop').onclick = () => act('POST', '/api/leaks/stop');
   refresh();
   setInterval(refresh, 1000);
 })();

@@ -1,0 +1,60 @@
+package io.heaptap.cli;
+
+import io.heaptap.attach.AgentConnection;
+import io.heaptap.profile.leak.LeakFormat;
+import io.heaptap.session.LeakWatchOptions;
+
+import java.nio.file.Path;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "leaks", mixinStandardHelpOptions = true,
+        description = {"Watch a running JVM for leaks: sample its allocations for a while, take a live snapshot every step, and rank "
+                + "allocation sites by leak evidence (growth of live bytes, age against the time watched, survival across GCs).",
+                "Each site is a leak suspect, cache-like, stable or transient, with its evidence and a confidence.",
+                "Only objects allocated after the watch starts are seen. Ctrl-C stops the watch in the target and still writes the report."})
+final class LeaksCommand extends TargetCommand {
+    @Option(names = "--duration", defaultValue = "5m", paramLabel = "<duration>",
+            description = "How long to watch, e.g. 5m, 1h (max 7 days). Sampling stops in the target when it ends. Default: ${DEFAULT-VALUE}.")
+    String duration;
+
+    @Option(names = "--every", defaultValue = "15s", paramLabel = "<duration>",
+            description = "Time between live snapshots, 1s up to the duration. Default: ${DEFAULT-VALUE}.")
+    String every;
+
+    @Option(names = "--interval", defaultValue = "512k", paramLabel = "<size>",
+            description = "Mean bytes allocated between samples, per thread. Default: ${DEFAULT-VALUE}.")
+    String interval;
+
+    @Option(names = "--format", paramLabel = "<format>",
+            description = "text, json or html (a chart of live bytes over time). Default: from the --out extension, else text.")
+    String format;
+
+    @Option(names = "--out", paramLabel = "<file>", description = "Write the report to this file (.txt, .json, .html) instead of stdout.")
+    Path out;
+
+    private LeakWatchOptions options;
+    private Output output;
+    private LeakFormat leakFormat;
+
+    @Override
+    void validate() {
+        options = LeakWatchOptions.parse(duration, every, interval);
+        if (format != null) {
+            LeakFormat.parse(format);  // before Output's checks, so the message names the leak formats
+        }
+        output = Output.resolve(format, out);
+        leakFormat = switch (output.format()) {
+            case TEXT -> LeakFormat.TEXT;
+            case JSON -> LeakFormat.JSON;
+            case HTML -> LeakFormat.HTML;
+            default -> throw new IllegalArgumentException("a leak report is text, json or html, not " + output.format().id());
+        };
+    }
+
+    @Override
+    ExitCode run(AgentConnection connection) throws Exception {
+        return LeaksRun.run(connection, options, leakFormat, output, client("leaks"));
+    }
+}

@@ -1,0 +1,115 @@
+package io.heaptap.cli;
+
+import io.heaptap.attach.AgentConnection;
+import io.heaptap.jmx.HeaptapMXBean;
+import io.heaptap.jmx.LeakRow;
+import io.heaptap.profile.HumanUnits;
+import io.heaptap.profile.leak.LeakFormat;
+import io.heaptap.session.LeakWatchOptions;
+
+import java.io.IOException;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One leak watch from the CLI: start it in the target, redraw the ranking as snapshots come in,
+ * then write the report. The report of every new snapshot is fetched and kept here, so a target
+ * that exits mid-watch still leaves the ranking as of its last snapshot.
+ */
+final class LeaksRun {
+    private static final long POLL_MILLIS = 200;
+    private static final long REDRAW_MILLIS = 1000;
+    private static final long EXIT_GRACE_MILLIS = 2000;
+
+    private LeaksRun() {
+    }
+
+    static ExitCode run(AgentConnection connection, LeakWatchOptions options, LeakFormat format, Output output, String client)
+            throws IOException {
+        HeaptapMXBean heaptap = connection.heaptap();
+        Interruption interruption = new Interruption().install();
+        LeakTable table = new LeakTable();
+        byte[] report = null;
+        try {
+            heaptap.startLeakWatch(options.duration().toMillis() + "ms", options.every().toMillis() + "ms",
+                    Long.toString(options.intervalBytes()), client);
+            long started = System.nanoTime();
+            int seen = 0;
+            long drawn = 0;
+            List<LeakRow> rows = List.of();
+            boolean interrupted = false;
+            while (true) {
+                String state = heaptap.getLeakWatchState();
+                int snapshots = heaptap.getLeakWatchSnapshots();
+                if (snapshots != seen) {
+                    seen = snapshots;
+                    report = heaptap.leakReport(format.id());
+                    rows = table.enabled() ? heaptap.leakRanking(LeakTable.ROWS) : rows;
+                }
+                if (!"watching".equals(state)) {
+                    break;
+                }
+                long now = System.nanoTime();
+                if (now - drawn >= REDRAW_MILLIS * 1_000_000) {
+                    table.draw(status(connection, options, now - started, snapshots), rows);
+                    drawn = now;
+                }
+                if (interruption.await(POLL_MILLIS)) {
+                    interrupted = true;
+                    break;
+                }
+            }
+            if (interrupted) {
+                heaptap.stopLeakWatch();
+            }
+            report = heaptap.leakReport(format.id());
+            table.clear();
+            write(report, format, output);
+            return interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
+        } catch (UndeclaredThrowableException e) {
+            // A JMX call failed on the wire: the target exited or the connection broke. A JVM that is
+            // exiting closes its connections before its process ends: give it a moment to be gone.
+            awaitExit(connection.target().pid());
+            HeaptapException lost = AgentConnection.lostOrFailed(connection.target(), e.getCause());
+            table.clear();
+            if (report != null) {
+                write(report, format, output);
+                System.err.println("heaptap: the report is as of the last snapshot before the connection was lost");
+            }
+            throw lost;
+        } finally {
+            interruption.finish();
+        }
+    }
+
+    private static void awaitExit(long pid) {
+        ProcessHandle.of(pid).ifPresent(p -> {
+            try {
+                p.onExit().get(EXIT_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                // still alive: the connection broke for another reason
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    private static String status(AgentConnection connection, LeakWatchOptions options, long elapsedNanos, int snapshots) {
+        return String.format(Locale.ROOT, "watching pid %d for leaks: %s of %s, %d snapshot%s (one every %s); Ctrl-C stops and writes the report",
+                connection.target().pid(), HumanUnits.formatDuration(Duration.ofNanos(elapsedNanos)),
+                HumanUnits.formatDuration(options.duration()), snapshots, snapshots == 1 ? "" : "s",
+                HumanUnits.formatDuration(options.every()));
+    }
+
+    private static void write(byte[] report, LeakFormat format, Output output) throws IOException {
+        output.write(report);
+        if (output.file() != null) {
+            System.err.printf("heaptap: wrote %s (%s, %s)%n", output.file(), format.id(), HumanUnits.formatBytes(report.length));
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package io.heaptap.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.heaptap.it.support.HeaptapCli;
+import io.heaptap.it.support.HeaptapCli.Result;
+import io.heaptap.it.support.Http;
+import io.heaptap.it.support.Jdk;
+import io.heaptap.it.support.Paths;
+import io.heaptap.it.support.Profiles;
+import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.support.Wait;
+import io.heaptap.it.workload.LeakyService;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import javax.management.MBeanServerConnection;
+import javax.management.Notification;
+import javax.management.openmbean.CompositeData;
+import javax.management.remote.JMXConnector;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code heaptap leaks} against a target with a slow leak, a refreshed cache, short-lived garbage
+ * and a set built once and kept, each from its own site; the same ranking through the MBean and
+ * over HTTP; bad input, Ctrl-C, and a target that exits mid-watch.
+ */
+class LeaksIT {
+
+    @Test
+    void theLeakIsRankedFirstAndTheCacheTheKeptSetAndTheGarbageAreToldApart() throws Exception {
+        Path out = Paths.workDir("leaks").resolve("leaks.json");
+        Files.deleteIfExists(out);
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), LeakyService.class);
+             JMXConnector jmx = JmxIT.local(target.pid())) {
+            // -javaagent is not used here: the CLI loads heaptap, so the JMX client waits for the MBean.
+            Process cli = HeaptapCli.start("leaks", Long.toString(target.pid()), "--duration", "45s", "--every", "5s",
+                    "--out", out.toString());
+            MBeanServerConnection s = jmx.getMBeanServerConnection();
+            Wait.until("the leak watch to start", Duration.ofSeconds(60), () -> watching(s));
+            BlockingQueue<Notification> notifications = new LinkedBlockingQueue<>();
+            s.addNotificationListener(JmxIT.NAME, (n, handback) -> notifications.add(n), null, null);
+            // heaptap sees only what is allocated while it samples: the kept set is built after the start.
+            target.send("keep");
+            target.awaitLine("kept", Duration.ofSeconds(60));
+
+            Notification suspect = notifications.poll(60, TimeUnit.SECONDS);
+            assertNotNull(suspect, "a leak-suspect notification");
+            assertEquals("io.heaptap.leak.suspect", suspect.getType());
+            assertTrue(suspect.getMessage().contains("LeakyService.leakSome"), suspect.getMessage());
+
+            Result r = HeaptapCli.finish(cli);
+            assertEquals(0, r.exitCode(), r::toString);
+            JsonNode report = Profiles.json(out);
+            assertEquals("ended", report.get("watch").get("state").asText());
+            assertEquals("duration reached", report.get("watch").get("endReason").asText());
+            JsonNode sites = report.get("sites");
+            JsonNode leak = site(sites, "leakSome", "byte[]");
+            assertEquals(1, leak.get("rank").asInt(), () -> summary(sites));
+            assertEquals("leak suspect", leak.get("verdict").asText(), () -> summary(sites));
+            assertEquals("cache-like", site(sites, "refillCache", "byte[]").get("verdict").asText(), () -> summary(sites));
+            assertEquals("stable", site(sites, "keepSet", "byte[]").get("verdict").asText(), () -> summary(sites));
+            assertEquals("transient", site(sites, "churn", "byte[]").get("verdict").asText(), () -> summary(sites));
+            System.out.println("LeaksIT measured:\n" + summary(sites));
+
+            // The same ranking through the MBean and over HTTP, after the CLI has gone.
+            CompositeData[] rows = (CompositeData[]) s.invoke(JmxIT.NAME, "leakRanking", new Object[] {5}, new String[] {"int"});
+            assertEquals("leak suspect", rows[0].get("verdict"));
+            assertTrue(((String) rows[0].get("allocatedAt")).contains("LeakyService.leakSome"));
+            Http http = new Http(HttpIT.serveUrl(target.pid()));
+            JsonNode api = Profiles.json(http.get("/api/leaks?n=3").body());
+            assertEquals(3, api.get("sites").size());
+            assertTrue(api.get("sites").get(0).get("allocatedAt").asText().contains("LeakyService.leakSome"));
+            assertEquals(400, http.get("/api/leaks?n=0").status());
+            assertTrue(http.get("/api/leaks?format=html").text().contains("const HEAPTAP_LEAKS"));
+            Http.Reply refused = http.post("/api/leaks/start?duration=30s&every=1m");
+            assertEquals(400, refused.status(), refused::toString);
+            assertTrue(refused.text().contains("must not be longer than duration"), refused::toString);
+        }
+    }
+
+    @Test
+    void badDurationsAreRefusedBeforeAttaching() {
+        String[][] cases = {
+                {"--duration", "30s", "--every", "1m"},
+                {"--duration", "30s", "--every", "0s"},
+                {"--duration", "30s", "--every=-5s"},
+                {"--duration", "0s"},
+                {"--duration=-1m"},
+                {"--format", "pprof"}};
+        String[] messages = {"must not be longer than duration", "every must be positive", "every must be positive",
+                "duration must be positive", "duration must be positive", "text, json or html"};
+        for (int i = 0; i < cases.length; i++) {
+            String[] args = new String[cases[i].length + 2];
+            args[0] = "leaks";
+            args[1] = "999999999";  // no such process: the arguments are refused first
+            System.arraycopy(cases[i], 0, args, 2, cases[i].length);
+            Result r = HeaptapCli.run(args);
+            assertEquals(2, r.exitCode(), r::toString);
+            assertTrue(r.stderr().contains(messages[i]), r::toString);
+            assertFalse(r.stderr().contains("Exception") || r.stderr().contains("\tat "), r::toString);
+        }
+    }
+
+    @Test
+    void ctrlCStopsTheWatchInTheTargetAndStillWritesTheReport() throws Exception {
+        Path out = Paths.workDir("leaks-ctrl-c").resolve("leaks.html");
+        Files.deleteIfExists(out);
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), LeakyService.class)) {
+            Process cli = HeaptapCli.startLikeATerminal("leaks", Long.toString(target.pid()), "--duration", "10m", "--every", "2s",
+                    "--out", out.toString());
+            Wait.forState(target.pid(), "recording", Duration.ofSeconds(60));
+            new ProcessBuilder("kill", "-INT", Long.toString(cli.pid())).start().waitFor();
+            Result r = HeaptapCli.finish(cli);
+            assertEquals(130, r.exitCode(), r::toString);
+            String html = Files.readString(out, StandardCharsets.UTF_8);
+            assertTrue(html.contains("\"state\":\"ended\",\"endReason\":\"stopped\""), "the report says the watch was stopped");
+            assertTrue(HeaptapCli.run("status", Long.toString(target.pid())).out().contains("state:        stopped"),
+                    "sampling is off in the target");
+            assertTrue(target.isAlive());
+        }
+    }
+
+    @Test
+    void aTargetThatExitsMidWatchLeavesTheReportOfTheLastSnapshot() throws Exception {
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), LeakyService.class)) {
+            Process cli = HeaptapCli.start("leaks", Long.toString(target.pid()), "--duration", "10m", "--every", "1s",
+                    "--format", "json");
+            // Closed before the target exits: closing a connector to a dead JVM fails.
+            try (JMXConnector jmx = JmxIT.local(target.pid())) {
+                MBeanServerConnection s = jmx.getMBeanServerConnection();
+                // Snapshots a second apart: the CLI, polling every 200 ms, has fetched a report by the fifth
+                // even on a loaded machine (its first calls load classes).
+                Wait.until("five snapshots", Duration.ofSeconds(60), () -> snapshots(s) >= 5);
+            }
+            target.send("exit");
+            Result r = HeaptapCli.finish(cli);
+            assertEquals(6, r.exitCode(), r::toString);
+            assertTrue(r.stderr().contains("pid " + target.pid() + ") exited"), r::toString);
+            JsonNode report = Profiles.json(r.stdout());
+            assertTrue(report.get("watch").get("snapshots").asInt() >= 1, r::toString);
+            assertEquals("watching", report.get("watch").get("state").asText());
+        }
+    }
+
+    private static boolean watching(MBeanServerConnection s) {
+        try {
+            return s.isRegistered(JmxIT.NAME) && "watching".equals(s.getAttribute(JmxIT.NAME, "LeakWatchState"));
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private static int snapshots(MBeanServerConnection s) {
+        try {
+            return s.isRegistered(JmxIT.NAME) ? (Integer) s.getAttribute(JmxIT.NAME, "LeakWatchSnapshots") : 0;
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+
+    private static JsonNode site(JsonNode sites, String method, String type) {
+        for (JsonNode s : sites) {
+            if (s.get("allocatedAt").asText().contains("LeakyService." + method + "(") && s.get("type").asText().equals(type)) {
+                return s;
+            }
+        }
+        throw new AssertionError("no site " + type + " at LeakyService." + method + " in\n" + summary(sites));
+    }
+
+    private static String summary(JsonNode sites) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode s : sites) {
+            if (!s.get("allocatedAt").asText().contains("LeakyService")) {
+                continue;
+            }
+            sb.append(String.format(Locale.ROOT,
+                    "%d %s (%.0f%%) %s %s: live %.1f MiB, %+.1f MiB/min, growth %.2f, rising %.3f, oldest %.1fs, median age %.1fs,"
+                            + " coverage %.2f, median GCs %d, retained %.3f, tracked %d%n",
+                    s.get("rank").asInt(), s.get("verdict").asText(), 100 * s.get("confidence").asDouble(), s.get("type").asText(),
+                    s.get("allocatedAt").asText(), s.get("estimatedLiveBytes").asDouble() / (1 << 20),
+                    s.get("liveBytesPerMinute").asDouble() / (1 << 20), s.get("growth").asDouble(),
+                    s.get("risingProbability").asDouble(), s.get("maxAgeMillis").asLong() / 1000.0,
+                    s.get("medianAgeMillis").asLong() / 1000.0, s.get("ageCoverage").asDouble(), s.get("medianGcsSurvived").asLong(),
+                    s.get("retained").asDouble(), s.get("trackedObjects").asLong()));
+        }
+        return sb.toString();
+    }
+}

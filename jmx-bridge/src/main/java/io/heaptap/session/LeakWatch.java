@@ -1,0 +1,231 @@
+package io.heaptap.session;
+
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.leak.LeakHistory;
+import io.heaptap.profile.leak.LeakReport;
+import io.heaptap.profile.leak.LeakWatchInfo;
+import io.heaptap.profile.leak.SiteKey;
+import io.heaptap.profile.leak.Verdict;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A leak watch inside the target: keeps a capture running for the whole duration (re-armed when
+ * its time box ends first), takes a live snapshot every step, and keeps the per-site history and
+ * the ranking, so the MBean and HTTP can show it at any time and a lost client loses nothing.
+ *
+ * <p>It has no lock of its own: every method runs under the {@link Controller}'s monitor, the one
+ * lock of the session, so a watch, a capture and a reset can never interleave halfway.
+ */
+final class LeakWatch {
+    /** A suspect is announced once its verdict is at least this sure, so one noisy step does not notify. */
+    static final double NOTIFY_CONFIDENCE = 0.5;
+    /** Warnings kept per watch: a fault that repeats every step must not grow memory for days. */
+    static final int MAX_WARNINGS = 10;
+
+    enum State {
+        IDLE, WATCHING, ENDED;
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private final Controller controller;
+    private final ScheduledExecutorService timer;
+    private final List<SessionListener> listeners;
+    private final long pid;
+
+    private State state = State.IDLE;
+    private LeakWatchOptions options;
+    private String client;
+    private Instant startedAt;
+    private long startNanos;
+    private String endReason = "";
+    private final List<String> warnings = new ArrayList<>();
+    private LeakHistory history;
+    private LeakReport report;
+    private final Set<SiteKey> announced = new HashSet<>();
+    private boolean ownCapture;
+    private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
+
+    LeakWatch(Controller controller, ScheduledExecutorService timer, List<SessionListener> listeners, long pid) {
+        this.controller = controller;
+        this.timer = timer;
+        this.listeners = listeners;
+        this.pid = pid;
+    }
+
+    /** Starts a watch; refused while a watch or another capture runs. Under the controller's lock. */
+    void start(LeakWatchOptions requested, String by) {
+        if (state == State.WATCHING) {
+            throw new SessionConflictException("a leak watch is already running: started by " + client + " at " + startedAt
+                    + ", ends at " + startedAt.plus(options.duration()) + "; stop it first or wait");
+        }
+        options = requested;
+        client = by;
+        startedAt = Instant.now();
+        startNanos = System.nanoTime();
+        endReason = "";
+        warnings.clear();
+        history = new LeakHistory();
+        report = null;
+        announced.clear();
+        try {
+            armCapture();
+        } catch (RuntimeException refused) {
+            state = State.IDLE;  // someone else's capture runs, or nothing can be sampled
+            throw refused;
+        }
+        state = State.WATCHING;
+        long every = requested.every().toNanos();
+        tasks.add(timer.scheduleAtFixedRate(this::step, every, every, TimeUnit.NANOSECONDS));
+        tasks.add(timer.schedule(this::finish, requested.duration().toNanos(), TimeUnit.NANOSECONDS));
+        report = LeakReport.of(info(), history.sites());
+    }
+
+    private void armCapture() {
+        long left = options.duration().toNanos() - (System.nanoTime() - startNanos);
+        // A little past the watch's end, so its last snapshot still sees the capture running.
+        Duration box = Duration.ofNanos(Math.max(left, 0)).plus(options.every());
+        if (box.compareTo(CaptureOptions.MAX_DURATION) > 0) {
+            box = CaptureOptions.MAX_DURATION;
+        }
+        CaptureOptions capture = new CaptureOptions(box, options.intervalBytes(), CaptureOptions.DEFAULT_DEPTH,
+                CaptureOptions.DEFAULT_MAX_STACKS, true, CaptureOptions.DEFAULT_LIVE_BUDGET);
+        ownCapture = false;
+        controller.start(capture, "leak watch of " + client);
+        ownCapture = true;
+    }
+
+    private void step() {
+        synchronized (controller) {
+            if (state != State.WATCHING) {
+                return;
+            }
+            long elapsed = System.nanoTime() - startNanos;
+            // The end's own snapshot is near: two snapshots a moment apart tell nothing.
+            if (elapsed + options.every().toNanos() / 2 < options.duration().toNanos()) {
+                snapshotSafely();
+            }
+        }
+    }
+
+    private void finish() {
+        synchronized (controller) {
+            end("duration reached");
+        }
+    }
+
+    /** Ends the watch with a last snapshot, and stops its capture. Harmless unless watching. */
+    void end(String reason) {
+        if (state != State.WATCHING) {
+            return;
+        }
+        if (controller.status().state() != SessionState.IDLE) {
+            snapshotSafely();
+        }
+        state = State.ENDED;
+        endReason = reason;
+        tasks.forEach(t -> t.cancel(false));
+        tasks.clear();
+        if (ownCapture) {
+            ownCapture = false;
+            controller.stop();
+        }
+        report = LeakReport.of(info(), history.sites());
+    }
+
+    /** The controller's capture ended: re-arm it when its box ran out first; a stop by a user ends the watch. */
+    void captureEnded(String reason) {
+        if (state != State.WATCHING || !ownCapture) {
+            return;
+        }
+        ownCapture = false;
+        if (reason.equals("stopped")) {
+            end("the capture was stopped");
+        } else {
+            timer.execute(this::rearm);
+        }
+    }
+
+    private void rearm() {
+        synchronized (controller) {
+            if (state != State.WATCHING || controller.status().state() == SessionState.RECORDING) {
+                return;
+            }
+            try {
+                armCapture();
+            } catch (RuntimeException e) {
+                warn("the capture could not be re-armed at " + Instant.now() + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** The agent's state is gone (reset): nothing left to watch or show. */
+    void forget() {
+        end("reset");
+        state = State.IDLE;
+        history = null;
+        report = null;
+        options = null;
+    }
+
+    private void snapshotSafely() {
+        long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        if (elapsedMillis <= history.lastMillis()) {
+            return;
+        }
+        try {
+            AllocationProfile profile = controller.profile(LiveFilter.NONE, false);
+            history.add(elapsedMillis, profile);
+            report = LeakReport.of(info(), history.sites());
+            announceNewSuspects();
+        } catch (RuntimeException e) {
+            // Never let an exception end the timer thread or reach the application's stderr.
+            warn("a snapshot failed at " + Instant.now() + ": " + e.getMessage());
+        }
+    }
+
+    private void warn(String warning) {
+        if (warnings.size() < MAX_WARNINGS) {
+            warnings.add(warning);
+        } else if (warnings.size() == MAX_WARNINGS) {
+            warnings.add("further warnings left out");
+        }
+    }
+
+    private void announceNewSuspects() {
+        for (LeakReport.RankedSite site : report.sites()) {
+            if (site.evidence().verdict() == Verdict.LEAK_SUSPECT && site.evidence().confidence() >= NOTIFY_CONFIDENCE
+                    && announced.add(site.evidence().site())) {
+                listeners.forEach(l -> l.leakSuspected(pid, site));
+            }
+        }
+    }
+
+    private LeakWatchInfo info() {
+        return new LeakWatchInfo(pid, startedAt, options.duration().toMillis(), options.every().toMillis(),
+                Math.max(0, history.lastMillis()), options.intervalBytes(), state == State.ENDED ? "ended" : "watching",
+                endReason, history.snapshots(), history.gcs(), history.sitesLeftOut(), warnings);
+    }
+
+    State state() {
+        return state;
+    }
+
+    /** The ranking as of the last snapshot; null when no watch has run since the last reset. */
+    LeakReport report() {
+        return report;
+    }
+}

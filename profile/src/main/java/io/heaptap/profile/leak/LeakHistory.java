@@ -1,0 +1,122 @@
+package io.heaptap.profile.leak;
+
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.AllocationSite;
+import io.heaptap.profile.LiveStats;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Live snapshots of a leak watch, turned into one bounded series per site. A profile's allocation
+ * counters are cumulative per capture (and start again when a capture is re-armed), so each point
+ * stores what the site allocated since the previous snapshot. A site absent from a snapshot gets a
+ * point with nothing live: that it died matters as much as that it lived.
+ */
+public final class LeakHistory {
+    public static final int DEFAULT_MAX_SITES = 1000;
+    public static final int DEFAULT_MAX_POINTS = 120;
+
+    private final int maxSites;
+    private final int maxPoints;
+    private final Map<SiteKey, SiteSeries> series = new LinkedHashMap<>();
+    private final Map<SiteKey, double[]> cumulative = new HashMap<>();
+    private Instant captureStartedAt;
+    private long lastMillis = -1;
+    private long lastGcCount;
+    private long firstGcCount = -1;
+    private int snapshots;
+    private long sitesLeftOut;
+
+    public LeakHistory() {
+        this(DEFAULT_MAX_SITES, DEFAULT_MAX_POINTS);
+    }
+
+    public LeakHistory(int maxSites, int maxPoints) {
+        this.maxSites = maxSites;
+        this.maxPoints = maxPoints;
+    }
+
+    /** Adds a snapshot taken {@code atMillis} after the watch started. */
+    public void add(long atMillis, AllocationProfile profile) {
+        if (atMillis <= lastMillis) {
+            throw new IllegalArgumentException("snapshots must come in time order");
+        }
+        if (!profile.info().startedAt().equals(captureStartedAt)) {
+            cumulative.clear();  // a new capture: its counters start from zero
+            captureStartedAt = profile.info().startedAt();
+        }
+        long gcCount = profile.liveInfo().gcCount();
+        if (firstGcCount < 0) {
+            firstGcCount = gcCount;
+        }
+        long windowStart = Math.max(0, lastMillis);
+        long windowGcs = lastMillis < 0 ? gcCount : lastGcCount;
+        Map<SiteKey, AllocationSite> now = new HashMap<>();
+        for (AllocationSite site : profile.sites()) {
+            now.merge(SiteKey.of(site), site, (a, b) -> a);
+        }
+        for (Map.Entry<SiteKey, SiteSeries> e : series.entrySet()) {
+            AllocationSite site = now.remove(e.getKey());
+            e.getValue().add(point(atMillis, e.getKey(), site, gcCount));
+        }
+        sitesLeftOut = 0;
+        List<AllocationSite> newcomers = new ArrayList<>(now.values());
+        newcomers.sort(Comparator.comparingDouble((AllocationSite s) -> s.live().estimatedBytes())
+                .thenComparingDouble(AllocationSite::estimatedBytes).reversed());
+        for (AllocationSite site : newcomers) {
+            if (series.size() >= maxSites) {
+                sitesLeftOut++;
+                continue;
+            }
+            SiteKey key = SiteKey.of(site);
+            SiteSeries s = new SiteSeries(key, windowStart, windowGcs, maxPoints);
+            s.add(point(atMillis, key, site, gcCount));
+            series.put(key, s);
+        }
+        lastMillis = atMillis;
+        lastGcCount = gcCount;
+        snapshots++;
+    }
+
+    private SitePoint point(long atMillis, SiteKey key, AllocationSite site, long gcCount) {
+        if (site == null) {
+            return new SitePoint(atMillis, 0, 0, 0, 0, 0, 0, 0, 0, gcCount);
+        }
+        double[] before = cumulative.getOrDefault(key, new double[2]);
+        double objects = Math.max(0, site.estimatedObjects() - before[0]);
+        double bytes = Math.max(0, site.estimatedBytes() - before[1]);
+        cumulative.put(key, new double[] {site.estimatedObjects(), site.estimatedBytes()});
+        LiveStats l = site.live();
+        return new SitePoint(atMillis, l.tracked(), l.estimatedObjects(), l.estimatedBytes(), l.medianAge().toMillis(),
+                l.maxAge().toMillis(), l.medianGcs(), objects, bytes, gcCount);
+    }
+
+    public List<SiteSeries> sites() {
+        return List.copyOf(series.values());
+    }
+
+    public int snapshots() {
+        return snapshots;
+    }
+
+    /** Milliseconds since the watch started at the last snapshot; -1 before the first. */
+    public long lastMillis() {
+        return lastMillis;
+    }
+
+    /** Collections between the first and the last snapshot. */
+    public long gcs() {
+        return firstGcCount < 0 ? 0 : lastGcCount - firstGcCount;
+    }
+
+    /** Sites of the last snapshot not followed because {@code maxSites} were followed already (a count). */
+    public long sitesLeftOut() {
+        return sitesLeftOut;
+    }
+}

@@ -1,0 +1,52 @@
+package io.heaptap.profile.leak;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A leak watch's ranking: every followed site with its verdict, leak suspects first, then by leak
+ * evidence ({@link LeakEvidence#score()}), then by live bytes; each with its series, for charts.
+ */
+public record LeakReport(LeakWatchInfo watch, List<RankedSite> sites) {
+
+    /** A site in the ranking, and the series its verdict came from. */
+    public record RankedSite(int rank, LeakEvidence evidence, List<SitePoint> points) {
+        public RankedSite {
+            points = List.copyOf(points);
+        }
+    }
+
+    public LeakReport {
+        sites = List.copyOf(sites);
+    }
+
+    static final Comparator<LeakEvidence> BY_LEAK_EVIDENCE = Comparator
+            .comparing((LeakEvidence e) -> e.verdict() != Verdict.LEAK_SUSPECT)
+            .thenComparing(Comparator.comparingDouble(LeakEvidence::score).reversed())
+            .thenComparing(Comparator.comparingDouble(LeakEvidence::liveBytes).reversed());
+
+    public static LeakReport of(LeakWatchInfo watch, List<SiteSeries> series) {
+        record Assessed(LeakEvidence evidence, List<SitePoint> points) {
+        }
+        List<Assessed> assessed = new ArrayList<>();
+        for (SiteSeries s : series) {
+            assessed.add(new Assessed(LeakClassifier.assess(s), s.points()));
+        }
+        assessed.sort(Comparator.comparing(Assessed::evidence, BY_LEAK_EVIDENCE));
+        List<RankedSite> ranked = new ArrayList<>();
+        for (Assessed a : assessed) {
+            ranked.add(new RankedSite(ranked.size() + 1, a.evidence(), a.points()));
+        }
+        return new LeakReport(watch, ranked);
+    }
+
+    /** The first {@code n} sites. */
+    public List<RankedSite> top(int n) {
+        return sites.subList(0, Math.min(n, sites.size()));
+    }
+
+    public long suspects() {
+        return sites.stream().filter(s -> s.evidence().verdict() == Verdict.LEAK_SUSPECT).count();
+    }
+}

@@ -1,0 +1,72 @@
+package io.heaptap.profile.leak;
+
+import io.heaptap.profile.Frame;
+import io.heaptap.profile.HumanUnits;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/** The leak ranking as a terminal table: one row per site, its allocating frames, and the evidence in words. */
+public final class LeakText {
+    private static final int FRAMES = 3;
+
+    private LeakText() {
+    }
+
+    public static String of(LeakReport report, int rows) {
+        StringBuilder sb = new StringBuilder();
+        header(sb, report.watch());
+        sb.append(String.format(Locale.ROOT, "%d leak suspect%s among %d sites (estimates are Poisson-weighted; ages are of sampled objects)%n%n",
+                report.suspects(), report.suspects() == 1 ? "" : "s", report.sites().size()));
+        sb.append(table(report.top(rows), true));
+        return sb.toString();
+    }
+
+    static void header(StringBuilder sb, LeakWatchInfo w) {
+        sb.append(String.format(Locale.ROOT, "heaptap leaks: pid %d, watched %s of %s, a snapshot every %s, %d snapshots, %d collections, interval %s%n",
+                w.pid(), duration(w.elapsedMillis()), duration(w.durationMillis()), duration(w.everyMillis()), w.snapshots(),
+                w.gcs(), HumanUnits.formatBytes(w.intervalBytes())));
+        sb.append("state: ").append(w.state());
+        if (!w.endReason().isEmpty()) {
+            sb.append(" (").append(w.endReason()).append(')');
+        }
+        sb.append(System.lineSeparator());
+        if (w.sitesLeftOut() > 0) {
+            sb.append(String.format(Locale.ROOT, "sites left out: %d (the watch follows at most %d)%n", w.sitesLeftOut(),
+                    LeakHistory.DEFAULT_MAX_SITES));
+        }
+        for (String warning : w.warnings()) {
+            sb.append("warning: ").append(warning).append(System.lineSeparator());
+        }
+    }
+
+    /** The table alone; {@code details} adds the frames and the reason under each row. */
+    public static String table(List<LeakReport.RankedSite> sites, boolean details) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%4s  %-13s %5s %12s %13s %9s %9s %5s  %s%n", "rank", "verdict", "conf",
+                "est. live", "growth/min", "oldest", "median", "GCs", "type / allocated at"));
+        for (LeakReport.RankedSite s : sites) {
+            LeakEvidence e = s.evidence();
+            sb.append(String.format(Locale.ROOT, "%4d  %-13s %4.0f%% %12s %13s %9s %9s %5d  %s%n", s.rank(), e.verdict().label(),
+                    100 * e.confidence(), HumanUnits.formatBytes(e.liveBytes()), signed(e.bytesPerMinute()),
+                    duration(e.maxAgeMillis()), duration(e.medianAgeMillis()), e.medianGcs(), e.site().type()));
+            if (details) {
+                List<Frame> stack = e.site().stack();
+                for (int i = 0; i < Math.min(FRAMES, stack.size()); i++) {
+                    sb.append(" ".repeat(80)).append("at ").append(stack.get(i).displayName()).append(System.lineSeparator());
+                }
+                sb.append("        ").append(e.reason()).append(System.lineSeparator());
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String signed(double bytesPerMinute) {
+        return (bytesPerMinute >= 0 ? "+" : "-") + HumanUnits.formatBytes(Math.abs(bytesPerMinute));
+    }
+
+    private static String duration(long millis) {
+        return HumanUnits.formatDuration(Duration.ofMillis(Math.max(0, millis)));
+    }
+}

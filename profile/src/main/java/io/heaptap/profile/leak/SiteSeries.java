@@ -1,0 +1,77 @@
+package io.heaptap.profile.leak;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The history of one site over a leak watch, bounded: when full, neighbouring points are merged
+ * pairwise (the later one stays, the allocations of both are summed), so a long watch keeps its
+ * whole span at a coarser step. The first point is never merged away: it starts the window.
+ */
+public final class SiteSeries {
+    private final SiteKey key;
+    private final long windowStartMillis;
+    private final long gcCountAtStart;
+    private final int maxPoints;
+    private final List<SitePoint> points = new ArrayList<>();
+
+    /**
+     * @param windowStartMillis when the site could first have allocated: the snapshot before the one
+     *                          it first appeared in (0 for the first snapshot)
+     * @param gcCountAtStart    the GC clock at that snapshot
+     */
+    public SiteSeries(SiteKey key, long windowStartMillis, long gcCountAtStart, int maxPoints) {
+        if (maxPoints < 4) {
+            throw new IllegalArgumentException("maxPoints must be at least 4");
+        }
+        this.key = key;
+        this.windowStartMillis = windowStartMillis;
+        this.gcCountAtStart = gcCountAtStart;
+        this.maxPoints = maxPoints;
+    }
+
+    public void add(SitePoint point) {
+        if (points.size() == maxPoints) {
+            halve();
+        }
+        points.add(point);
+    }
+
+    private void halve() {
+        List<SitePoint> merged = new ArrayList<>();
+        merged.add(points.get(0));
+        for (int i = 1; i < points.size(); i += 2) {
+            if (i + 1 < points.size()) {
+                SitePoint a = points.get(i);
+                SitePoint b = points.get(i + 1);
+                merged.add(new SitePoint(b.atMillis(), b.tracked(), b.liveObjects(), b.liveBytes(), b.medianAgeMillis(),
+                        b.maxAgeMillis(), b.medianGcs(), a.allocatedObjects() + b.allocatedObjects(),
+                        a.allocatedBytes() + b.allocatedBytes(), b.gcCount()));
+            } else {
+                merged.add(points.get(i));
+            }
+        }
+        points.clear();
+        points.addAll(merged);
+    }
+
+    public SiteKey key() {
+        return key;
+    }
+
+    public long windowStartMillis() {
+        return windowStartMillis;
+    }
+
+    public long gcCountAtStart() {
+        return gcCountAtStart;
+    }
+
+    public List<SitePoint> points() {
+        return List.copyOf(points);
+    }
+
+    public SitePoint last() {
+        return points.get(points.size() - 1);
+    }
+}
