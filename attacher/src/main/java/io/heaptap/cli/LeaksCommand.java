@@ -34,6 +34,10 @@ final class LeaksCommand extends TargetCommand {
     @Option(names = "--out", paramLabel = "<file>", description = "Write the report to this file (.txt, .json, .html) instead of stdout.")
     Path out;
 
+    @Option(names = "--paths", description = {"At the end, for the top leak suspects, print the reference chain from a GC"
+            + " root (or a static field) to a few of their objects.", "WARNING: each walk pauses the application (at most 10 s)."})
+    boolean paths;
+
     private LeakWatchOptions options;
     private Output output;
     private LeakFormat leakFormat;
@@ -55,6 +59,6 @@ final class LeaksCommand extends TargetCommand {
 
     @Override
     ExitCode run(AgentConnection connection) throws Exception {
-        return LeaksRun.run(connection, options, leakFormat, output, client("leaks"));
+        return LeaksRun.run(connection, options, leakFormat, output, client("leaks"), paths);
     }
 }

@@ -5,9 +5,12 @@ import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.jmx.LeakRow;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.leak.LeakFormat;
+import io.heaptap.profile.leak.Verdict;
 import io.heaptap.session.LeakWatchOptions;
+import io.heaptap.session.PathOptions;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
 import java.util.List;
@@ -25,11 +28,13 @@ final class LeaksRun {
     private static final long POLL_MILLIS = 200;
     private static final long REDRAW_MILLIS = 1000;
     private static final long EXIT_GRACE_MILLIS = 2000;
+    private static final int MAX_PATH_SITES = 3;
 
     private LeaksRun() {
     }
 
-    static ExitCode run(AgentConnection connection, LeakWatchOptions options, LeakFormat format, Output output, String client)
+    static ExitCode run(AgentConnection connection, LeakWatchOptions options, LeakFormat format, Output output, String client,
+                        boolean paths)
             throws IOException {
         HeaptapMXBean heaptap = connection.heaptap();
         Interruption interruption = new Interruption().install();
@@ -70,6 +75,10 @@ final class LeaksRun {
             report = heaptap.leakReport(format.id());
             table.clear();
             write(report, format, output);
+            if (paths && !interrupted) {
+                // After a JSON or HTML report on stdout, the chains go to stderr so stdout stays one document.
+                printPaths(heaptap, output.file() == null && format != LeakFormat.TEXT ? System.err : System.out);
+            }
             return interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
         } catch (UndeclaredThrowableException e) {
             // A JMX call failed on the wire: the target exited or the connection broke. A JVM that is
@@ -84,6 +93,28 @@ final class LeaksRun {
             throw lost;
         } finally {
             interruption.finish();
+        }
+    }
+
+    /** How the top leak suspects are held: one bounded heap walk per suspect, the oldest objects first. */
+    private static void printPaths(HeaptapMXBean heaptap, PrintStream to) {
+        List<LeakRow> suspects = heaptap.leakRanking(MAX_PATH_SITES * 4).stream()
+                .filter(r -> r.getVerdict().equals(Verdict.LEAK_SUSPECT.label()))
+                .limit(MAX_PATH_SITES)
+                .toList();
+        if (suspects.isEmpty()) {
+            to.println("no leak suspect: no reference chains to look for");
+            return;
+        }
+        for (LeakRow suspect : suspects) {
+            String at = suspect.getAllocatedAt();
+            String method = at.contains("(") ? at.substring(0, at.indexOf('(')) : at;
+            to.printf(Locale.ROOT, "%nHow is it held? %s allocated at %s%n", suspect.getType(), at);
+            PathOptions o = PathOptions.DEFAULT;
+            for (String line : heaptap.referencePaths(method, o.maxPaths(), o.maxDepth(), o.maxObjects(),
+                    o.timeLimit().toMillis() + "ms")) {
+                to.println(line);
+            }
         }
     }
 

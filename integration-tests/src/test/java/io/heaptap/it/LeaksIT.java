@@ -48,7 +48,7 @@ class LeaksIT {
              JMXConnector jmx = JmxIT.local(target.pid())) {
             // -javaagent is not used here: the CLI loads heaptap, so the JMX client waits for the MBean.
             Process cli = HeaptapCli.start("leaks", Long.toString(target.pid()), "--duration", "45s", "--every", "5s",
-                    "--out", out.toString());
+                    "--out", out.toString(), "--paths");
             MBeanServerConnection s = jmx.getMBeanServerConnection();
             Wait.until("the leak watch to start", Duration.ofSeconds(60), () -> watching(s));
             BlockingQueue<Notification> notifications = new LinkedBlockingQueue<>();
@@ -75,6 +75,10 @@ class LeaksIT {
             assertEquals("stable", site(sites, "keepSet", "byte[]").get("verdict").asText(), () -> summary(sites));
             assertEquals("transient", site(sites, "churn", "byte[]").get("verdict").asText(), () -> summary(sites));
             System.out.println("LeaksIT measured:\n" + summary(sites));
+            // --paths: how the leak is held, the exact chain from its static field.
+            assertTrue(r.out().contains("static io.heaptap.it.workload.LeakyService.LEAKED -> java.util.ArrayList.elementData"
+                    + " -> java.lang.Object[]["), r::toString);
+            assertTrue(r.out().contains("paused"), "the walk's pause is stated: " + r.out());
 
             // The same ranking through the MBean and over HTTP, after the CLI has gone.
             CompositeData[] rows = (CompositeData[]) s.invoke(JmxIT.NAME, "leakRanking", new Object[] {5}, new String[] {"int"});

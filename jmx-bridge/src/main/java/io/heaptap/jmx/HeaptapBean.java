@@ -14,11 +14,8 @@ import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.HttpServing;
-<<<<<<< HEAD
-import io.heaptap.session.PathOptions;
-=======
 import io.heaptap.session.LeakWatchOptions;
->>>>>>> leaks
+import io.heaptap.session.PathOptions;
 import io.heaptap.session.ServeOptions;
 import io.heaptap.session.SessionStatus;
 
@@ -309,11 +306,12 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
-<<<<<<< HEAD
     public List<String> referencePaths(String site, int maxPaths, int maxDepth, int maxObjects, String timeLimit) {
         PathOptions options = PathOptions.parse(maxPaths, maxDepth, maxObjects, timeLimit);
         return controller.referencePaths(site, options).lines();
-=======
+    }
+
+    @Override
     public String getLeakWatchState() {
         return controller.leakWatchState();
     }
@@ -366,7 +364,6 @@ final class HeaptapBean implements HeaptapMXBean {
             throw new IllegalStateException("no leak watch has run since the agent was loaded or reset: start one with startLeakWatch");
         }
         return f.render(r);
->>>>>>> leaks
     }
 
     private AllocationProfile profileFor(int n) {
