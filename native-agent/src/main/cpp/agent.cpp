@@ -27,9 +27,19 @@ void JNICALL onGarbageCollectionFinish(jvmtiEnv*) {
     }
 }
 
-void JNICALL onSampledObjectAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size) {
+// heaptap's own threads, and any thread while it builds a dump for heaptap, carry this marker in
+// the sampling environment's thread-local storage: what they allocate is heaptap's work, not the
+// application's, and must not show in its profile or its leak ranking.
+char heaptapThreadMarker;
+
+bool isHeaptapThread(jvmtiEnv* jvmti, jthread thread) {
+    void* tls = nullptr;
+    return jvmti->GetThreadLocalStorage(thread, &tls) == JVMTI_ERROR_NONE && tls == &heaptapThreadMarker;
+}
+
+void JNICALL onSampledObjectAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size) {
     Sampler* s = sampler;
-    if (s != nullptr) {
+    if (s != nullptr && !isHeaptapThread(jvmti, thread)) {
         s->onSample(jni, thread, object, klass, size);
     }
 }
@@ -86,6 +96,17 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM* vm, char*, void*) {
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void*) {
     initialize(vm);
     return JNI_VERSION_1_8;
+}
+
+// Marks or unmarks the calling thread as heaptap's; returns whether it was marked before.
+JNIEXPORT jboolean JNICALL Java_io_heaptap_nativeagent_NativeAgent_markHeaptapThread0(JNIEnv*, jclass, jboolean mark) {
+    jvmtiEnv* jvmti = jvmtiForGc;
+    if (jvmti == nullptr) {
+        return JNI_FALSE;
+    }
+    bool was = isHeaptapThread(jvmti, nullptr);
+    jvmti->SetThreadLocalStorage(nullptr, mark ? &heaptapThreadMarker : nullptr);
+    return was ? JNI_TRUE : JNI_FALSE;
 }
 
 JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_initError(JNIEnv* env, jclass) {

@@ -342,6 +342,15 @@ class HttpIT {
             pool.shutdownNow();
         }
         assertEquals("recording", json(http.get("/api/status")).get("state").asText());
+        // All that serving allocated a lot, on heaptap's threads: none of it is the application's.
+        JsonNode profile = json(http.get("/api/dump?format=json"));
+        for (JsonNode site : profile.get("sites")) {
+            for (JsonNode frame : site.get("stack")) {
+                String f = frame.toString();
+                assertFalse(f.contains("io.netty.") || f.contains("io.heaptap.http.") || f.contains("io.heaptap.session.")
+                        || f.contains("io.heaptap.profile."), "heaptap's own allocation in the profile: " + site);
+            }
+        }
     }
 
     @Test

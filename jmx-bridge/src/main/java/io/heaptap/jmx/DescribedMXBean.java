@@ -4,6 +4,8 @@ import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Optional;
 
+import io.heaptap.nativeagent.NativeAgent;
+
 import javax.management.AttributeNotFoundException;
 import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanException;
@@ -26,9 +28,11 @@ final class DescribedMXBean extends StandardEmitterMBean {
         super(bean, HeaptapMXBean.class, true, emitter);
     }
 
+    // Both run on an RMI or a JMX client's thread, marked as heaptap's work meanwhile, so what the
+    // bean allocates does not show in the application's profile.
     @Override
     public Object invoke(String operation, Object[] params, String[] signature) throws MBeanException, ReflectionException {
-        try {
+        try (NativeAgent.HeaptapWork work = NativeAgent.heaptapWork()) {
             return super.invoke(operation, params, signature);
         } catch (RuntimeException e) {
             throw JdkExceptions.plain(e);
@@ -37,7 +41,7 @@ final class DescribedMXBean extends StandardEmitterMBean {
 
     @Override
     public Object getAttribute(String attribute) throws AttributeNotFoundException, MBeanException, ReflectionException {
-        try {
+        try (NativeAgent.HeaptapWork work = NativeAgent.heaptapWork()) {
             return super.getAttribute(attribute);
         } catch (RuntimeException e) {
             throw JdkExceptions.plain(e);

@@ -78,7 +78,7 @@ public final class Controller {
         this.liveTracker = loaded == null ? null : new LiveTracker(loaded);
         this.nativeError = error;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "heaptap-timer");
+            Thread t = new Thread(NativeAgent.heaptapThread(r), "heaptap-timer");
             t.setDaemon(true);
             return t;
         });
@@ -226,9 +226,14 @@ public final class Controller {
 
     /**
      * The profile of the current (so far) or last capture, and the live set now through a filter;
-     * {@code gc} forces a full collection first (it pauses the application).
+     * {@code gc} forces a full collection first (it pauses the application). What the calling thread
+     * allocates meanwhile is heaptap's work and is not sampled.
      */
     public synchronized AllocationProfile profile(LiveFilter filter, boolean gc) {
+        return NativeAgent.asHeaptapThread(() -> profileNow(filter, gc));
+    }
+
+    private AllocationProfile profileNow(LiveFilter filter, boolean gc) {
         if (state == SessionState.IDLE) {
             throw new SessionConflictException("nothing to dump: no capture has run since the agent was loaded or reset");
         }
@@ -249,7 +254,7 @@ public final class Controller {
     }
 
     public byte[] dump(ProfileFormat format, LiveFilter filter, boolean gc) {
-        return ProfileWriter.toBytes(profile(filter, gc), format);
+        return NativeAgent.asHeaptapThread(() -> ProfileWriter.toBytes(profile(filter, gc), format));
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.heaptap.session;
 
+import io.heaptap.nativeagent.NativeAgent;
+
 import com.sun.management.GarbageCollectionNotificationInfo;
 
 import io.heaptap.profile.CollectorCost;
@@ -205,6 +207,14 @@ final class GcMonitor implements NotificationListener {
 
     @Override
     public void handleNotification(Notification notification, Object handback) {
+        // Runs on the JDK's notification thread: what it allocates here is heaptap's, not the application's.
+        NativeAgent.asHeaptapThread(() -> {
+            record(notification);
+            return null;
+        });
+    }
+
+    private void record(Notification notification) {
         if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())
                 || !(notification.getUserData() instanceof CompositeData data)) {
             return;
@@ -223,13 +233,19 @@ final class GcMonitor implements NotificationListener {
     /** The notification lists every memory pool, Metaspace and code cache too: only the heap's count. */
     private static long used(Map<String, MemoryUsage> pools) {
         long used = 0;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            MemoryUsage usage = pools.get(pool.getName());
-            if (pool.getType() == MemoryType.HEAP && usage != null) {
+        for (String heapPool : HeapPools.NAMES) {
+            MemoryUsage usage = pools.get(heapPool);
+            if (usage != null) {
                 used += usage.getUsed();
             }
         }
         return used;
+    }
+
+    /** The heap's pool names, looked up once: asking the MXBeans at every collection allocates a lot. */
+    private static final class HeapPools {
+        static final List<String> NAMES = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(p -> p.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).toList();
     }
 
     private void unsubscribe() {

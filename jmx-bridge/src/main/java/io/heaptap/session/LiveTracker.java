@@ -47,7 +47,7 @@ final class LiveTracker implements NotificationListener {
             }
         }
         agent.setGcCount(gcCount());
-        thread = new Thread(this::run, "heaptap-live");
+        thread = new Thread(NativeAgent.heaptapThread(this::run), "heaptap-live");
         thread.setDaemon(true);
         thread.start();
     }
@@ -75,7 +75,8 @@ final class LiveTracker implements NotificationListener {
     @Override
     public void handleNotification(Notification notification, Object handback) {
         if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
-            agent.setGcCount(gcCount());
+            // On the JDK's notification thread: counting the collections allocates, and that is heaptap's.
+            agent.setGcCount(NativeAgent.asHeaptapThread(LiveTracker::gcCount));
             collections.release();
         }
     }

@@ -147,6 +147,57 @@ public final class NativeAgent {
         return PathSearchDecoder.decode(bytes);
     }
 
+    /**
+     * Runs {@code work} with the calling thread marked as heaptap's: its allocations are not
+     * sampled, so building a dump or serving HTTP never shows in the application's profile.
+     * Nested calls keep the outer mark. Without the native library it simply runs the work.
+     */
+    public static <T> T asHeaptapThread(java.util.function.Supplier<T> work) {
+        try (HeaptapWork marked = heaptapWork()) {
+            return work.get();
+        }
+    }
+
+    /** Marks the calling thread as heaptap's until closed (try-with-resources); nests. */
+    public static HeaptapWork heaptapWork() {
+        return new HeaptapWork(mark(true));
+    }
+
+    /** The mark of {@link #heaptapWork()}; closing it restores the thread's earlier state. */
+    public static final class HeaptapWork implements AutoCloseable {
+        private final boolean wasMarked;
+
+        private HeaptapWork(boolean wasMarked) {
+            this.wasMarked = wasMarked;
+        }
+
+        @Override
+        public void close() {
+            if (!wasMarked) {
+                mark(false);
+            }
+        }
+    }
+
+    /** A thread body that marks its thread as heaptap's first (for heaptap's own threads). */
+    public static Runnable heaptapThread(Runnable body) {
+        return () -> {
+            mark(true);
+            body.run();
+        };
+    }
+
+    private static boolean mark(boolean heaptap) {
+        synchronized (NativeAgent.class) {
+            if (instance == null) {
+                return false;
+            }
+        }
+        return markHeaptapThread0(heaptap);
+    }
+
+    private static native boolean markHeaptapThread0(boolean mark);
+
     private static native String initError();
 
     private static native String start0(long intervalBytes, long durationNanos, int stackDepth, int maxStacks, int liveBudget,

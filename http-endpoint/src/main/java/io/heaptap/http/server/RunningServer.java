@@ -1,6 +1,7 @@
 package io.heaptap.http.server;
 
 import io.heaptap.http.route.Router;
+import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.session.ServeOptions;
 
 import io.netty.bootstrap.ServerBootstrap;
@@ -120,7 +121,8 @@ public final class RunningServer implements AutoCloseable {
         ClassLoader heaptap = RunningServer.class.getClassLoader();
         AtomicInteger n = new AtomicInteger();
         return r -> {
-            Thread t = new Thread(r, numbered ? name + n.incrementAndGet() : name);
+            // heaptap's own work: its allocations stay out of the application's profile.
+            Thread t = new Thread(NativeAgent.heaptapThread(r), numbered ? name + n.incrementAndGet() : name);
             t.setDaemon(true);
             t.setContextClassLoader(heaptap);
             return t;
