@@ -282,7 +282,7 @@ final class HeaptapBean implements HeaptapMXBean {
         List<AllocationSite> sites = p.sitesByBytes();
         for (int i = 0; i < Math.min(n, sites.size()); i++) {
             AllocationSite s = sites.get(i);
-            rows.add(new AllocationRow(i + 1, s.type(), where(s), s.estimatedBytes(), total > 0 ? 100 * s.estimatedBytes() / total : 0,
+            rows.add(new AllocationRow(i + 1, s.type(), s.allocatedAt(), s.estimatedBytes(), total > 0 ? 100 * s.estimatedBytes() / total : 0,
                     s.estimatedObjects(), s.samples()));
         }
         return rows;
@@ -299,7 +299,7 @@ final class HeaptapBean implements HeaptapMXBean {
         for (int i = 0; i < Math.min(n, sites.size()); i++) {
             AllocationSite s = sites.get(i);
             LiveStats l = s.live();
-            rows.add(new LiveRow(i + 1, s.type(), where(s), l.estimatedBytes(), l.estimatedObjects(), l.tracked(),
+            rows.add(new LiveRow(i + 1, s.type(), s.allocatedAt(), l.estimatedBytes(), l.estimatedObjects(), l.tracked(),
                     l.medianAge().toMillis(), l.maxAge().toMillis(), l.medianGcs()));
         }
         return rows;
@@ -373,9 +373,6 @@ final class HeaptapBean implements HeaptapMXBean {
         return controller.recentProfile();
     }
 
-    private static String where(AllocationSite s) {
-        return s.stack().isEmpty() ? "[no-stack]" : s.stack().get(0).displayName();
-    }
 
     private static String required(String value, String name, String example) {
         if (value == null || value.isBlank()) {

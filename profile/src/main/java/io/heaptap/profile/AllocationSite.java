@@ -19,6 +19,16 @@ public record AllocationSite(List<Frame> stack, boolean truncated, String type, 
         stack = List.copyOf(stack);
     }
 
+    /** {@code com.example.Cache.put(Cache.java:42)}: the allocating frame, or {@code [no-stack]}. */
+    public String allocatedAt() {
+        return allocatedAt(stack);
+    }
+
+    /** The allocating frame of a stack (innermost first), as {@link #allocatedAt()} shows it. */
+    public static String allocatedAt(List<Frame> stack) {
+        return stack.isEmpty() ? "[no-stack]" : stack.get(0).displayName();
+    }
+
     /** Whether the site has anything to show: allocations in this capture or live objects. */
     public boolean isEmpty() {
         return samples == 0 && live.isEmpty();

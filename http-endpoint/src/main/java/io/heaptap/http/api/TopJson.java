@@ -36,7 +36,7 @@ final class TopJson {
             json.beginObject()
                     .field("rank", i + 1)
                     .field("type", s.type())
-                    .field("frame", where(s))
+                    .field("frame", s.allocatedAt())
                     .field("estimatedBytes", s.estimatedBytes())
                     .field("percent", total > 0 ? 100 * s.estimatedBytes() / total : 0)
                     .field("estimatedObjects", s.estimatedObjects())
@@ -53,7 +53,7 @@ final class TopJson {
             json.beginObject()
                     .field("rank", i + 1)
                     .field("type", s.type())
-                    .field("frame", where(s))
+                    .field("frame", s.allocatedAt())
                     .field("estimatedBytes", l.estimatedBytes())
                     .field("estimatedObjects", l.estimatedObjects())
                     .field("trackedObjects", l.tracked())
@@ -62,9 +62,5 @@ final class TopJson {
                     .field("medianGcs", l.medianGcs())
                     .endObject();
         }
-    }
-
-    private static String where(AllocationSite s) {
-        return s.stack().isEmpty() ? "[no-stack]" : s.stack().get(0).displayName();
     }
 }

@@ -21,6 +21,6 @@ public record SiteKey(List<Frame> stack, boolean truncated, String type) {
 
     /** {@code com.example.Cache.put(Cache.java:42)}: the allocating frame, or {@code [no-stack]}. */
     public String allocatedAt() {
-        return stack.isEmpty() ? "[no-stack]" : stack.get(0).displayName();
+        return AllocationSite.allocatedAt(stack);
     }
 }
