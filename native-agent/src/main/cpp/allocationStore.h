@@ -3,7 +3,8 @@
 //
 // One mutex guards it; it is held only for hash-table work, never across a JVMTI or JNI call.
 // Every table is bounded: a sample that does not fit is still counted (its stack replaced by a
-// "stack table full" marker) or, if even its site does not fit, counted as dropped.
+// "stack table full" marker) or, if even its site does not fit, counted as dropped. A sample taken
+// on a thread with no Java frame (the VM allocating for itself) is counted the same way.
 #pragma once
 #include <jvmti.h>
 
@@ -19,7 +20,7 @@
 
 struct DropCounters {
     uint64_t samplesDropped = 0;          // site table full: the sample is lost
-    uint64_t samplesWithoutStack = 0;     // stack or frame table full: kept without its stack
+    uint64_t samplesWithoutStack = 0;     // no Java frame, or stack or frame table full: kept without its stack
     uint64_t samplesStackError = 0;       // GetStackTrace failed: kept without its stack
     uint64_t samplesTruncated = 0;        // stack deeper than the configured depth
     uint64_t samplesAfterDeadline = 0;    // refused: the time box had ended

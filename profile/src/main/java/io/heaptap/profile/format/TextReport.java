@@ -175,7 +175,7 @@ final class TextReport implements ProfileWriter {
         }
         List<String> parts = new ArrayList<>();
         add(parts, d.samplesDropped(), "samples lost (site table full)");
-        add(parts, d.samplesWithoutStack(), "samples without stack (stack table full)");
+        add(parts, d.samplesWithoutStack(), "samples without a stack (no Java frames, or the stack table full)");
         add(parts, d.samplesStackError(), "samples without stack (stack walk failed)");
         add(parts, d.samplesTruncated(), "stacks cut at the depth limit");
         add(parts, d.classesDropped(), "samples under [other classes]");

@@ -80,7 +80,7 @@ class WritersTest {
         String t = text(ProfileFormat.TEXT);
         assertTrue(t.contains("pid 4242"), t);
         assertTrue(t.contains("interval 512.0 KiB, depth 64, 300 samples"), t);
-        assertTrue(t.contains("dropped: 2 samples without stack (stack table full), 1 stacks cut at the depth limit"), t);
+        assertTrue(t.contains("dropped: 2 samples without a stack (no Java frames, or the stack table full), 1 stacks cut at the depth limit"), t);
         assertTrue(t.contains("warning: a warning"), t);
         assertTrue(t.contains("   1     122.1 MiB   66.7%"), t);
         assertTrue(t.contains("at app.Parser.parse(Parser.java:7)"), t);
