@@ -6,13 +6,15 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.flow.FlowControlHandler;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The pipeline of every connection: HTTP codec with bounded request line and headers, the body
- * aggregated up to a limit, the request deadline, and the dispatcher. Connections beyond a fixed
+ * aggregated up to a limit, one request at a time handed on (pipelining, see {@link Dispatcher}), the
+ * request deadline, and the dispatcher. Connections beyond a fixed
  * number are closed at once, so a flood of idle sockets cannot pile up in the target.
  */
 final class ChannelSetup extends ChannelInitializer<SocketChannel> {
@@ -47,6 +49,7 @@ final class ChannelSetup extends ChannelInitializer<SocketChannel> {
                         .setMaxHeaderSize(MAX_HEADERS)
                         .setMaxChunkSize(8192)))
                 .addLast(new LimitedAggregator(MAX_BODY))
+                .addLast(new FlowControlHandler())
                 .addLast(new RequestDeadline(REQUEST_DEADLINE_MILLIS))
                 .addLast(new Dispatcher(router, access, workers));
     }
