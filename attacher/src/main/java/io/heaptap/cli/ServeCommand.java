@@ -111,7 +111,8 @@ final class ServeCommand extends TargetCommand {
 
     private static String owner(Path file) {
         try {
-            return " (readable by " + Files.getOwner(file).getName() + " and root only)";
+            String owner = Files.getOwner(file).getName();
+            return owner.equals("root") ? " (readable by root only)" : " (readable by " + owner + " and root only)";
         } catch (IOException | UnsupportedOperationException e) {
             return "";
         }

@@ -26,6 +26,7 @@ import org.jolokia.client.request.JolokiaRequest;
 import org.jolokia.client.response.JolokiaExecResponse;
 import org.jolokia.client.response.JolokiaReadResponse;
 import org.jolokia.client.response.JolokiaResponse;
+import org.jolokia.client.spi.HttpHeader;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,8 +40,10 @@ class JolokiaIT {
     void readExecAndRefusal() throws Exception {
         List<String> hostile = List.of("-Djolokia.debug=true", "-Djolokia.includeStackTrace=true", "-Djolokia.agentContext=/elsewhere");
         try (TargetJvm target = TargetJvm.start(Jdk.newest(), Allocator.class, hostile)) {
-            String url = HttpIT.serveUrl(target.pid());
-            try (JolokiaClient jolokia = new JolokiaClientBuilder().url(url + "jolokia").build()) {
+            Http http = HttpIT.serve(target.pid());
+            String url = http.uri().toString();
+            try (JolokiaClient jolokia = new JolokiaClientBuilder().url(url + "jolokia")
+                    .setDefaultHttpHeaders(List.of(new HttpHeader("Authorization", "Bearer " + http.token()))).build()) {
                 JolokiaReadResponse state = jolokia.execute(new JolokiaReadRequest("io.heaptap:type=Heaptap", "State"));
                 assertEquals("idle", state.getValue());
                 JolokiaReadResponse heap = jolokia.execute(new JolokiaReadRequest("java.lang:type=Memory", "HeapMemoryUsage"));
@@ -48,7 +51,7 @@ class JolokiaIT {
 
                 jolokia.execute(new JolokiaExecRequest("io.heaptap:type=Heaptap", "start(java.lang.String,java.lang.String,boolean)",
                         "1m", "64k", true));
-                assertEquals("recording", HttpIT.json(new Http(url).get("/api/status")).get("state").asText(),
+                assertEquals("recording", HttpIT.json(http.get("/api/status")).get("state").asText(),
                         "exec through Jolokia reaches the one Controller");
                 Wait.until("samples", Duration.ofSeconds(30),
                         () -> ((Number) read(jolokia, "Samples")).longValue() > 0);
@@ -70,7 +73,7 @@ class JolokiaIT {
                 assertTrue(refused.getRemoteStackTrace() == null || refused.getRemoteStackTrace().isEmpty(),
                         "jolokia.includeStackTrace from the target is ignored");
             }
-            assertEquals(404, new Http(url).get("/elsewhere/version").status(), "jolokia.agentContext from the target is ignored");
+            assertEquals(404, http.get("/elsewhere/version").status(), "jolokia.agentContext from the target is ignored");
             assertFalse(target.stdout().contains("olokia") || target.stderr().contains("olokia"),
                     "jolokia.debug is ignored: Jolokia logs nothing into the target's output");
         }

@@ -141,8 +141,10 @@ final class BoundedRequestHandler extends HttpRequestHandler {
 
     /** Refuses, before anything is read, what touches an MBean or attribute the restrictor does not expose. */
     private void checkExposed(JolokiaRequest request) throws IOException {
-        if (!(request instanceof JolokiaObjectNameRequest named)) {
-            return;
+        RequestType type = request.getType();
+        if (!(request instanceof JolokiaObjectNameRequest named)
+                || (type != RequestType.READ && type != RequestType.WRITE && type != RequestType.EXEC)) {
+            return;  // list and search hide what is not exposed themselves, and read nothing
         }
         ObjectName name = named.getObjectName();
         Set<ObjectName> names = name.isPattern() ? jolokiaCtx.getMBeanServerAccess().queryNames(name) : Set.of(name);

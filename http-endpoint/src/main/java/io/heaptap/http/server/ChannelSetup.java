@@ -12,9 +12,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The pipeline of every connection: HTTP codec with bounded request line and headers, the body
- * aggregated up to a limit, one request at a time handed on (pipelining, see {@link Dispatcher}), the
- * request deadline, and the dispatcher. Connections beyond a fixed
+ * The pipeline of every connection: the request deadline (on the raw bytes), HTTP codec with
+ * bounded request line and headers, one part of a request at a time handed on (pipelining, see
+ * {@link Dispatcher}), the body aggregated up to a limit, and the dispatcher. Connections beyond a fixed
  * number are closed at once, so a flood of idle sockets cannot pile up in the target.
  */
 final class ChannelSetup extends ChannelInitializer<SocketChannel> {
@@ -44,13 +44,15 @@ final class ChannelSetup extends ChannelInitializer<SocketChannel> {
         }
         ch.closeFuture().addListener(f -> open.decrementAndGet());
         ch.pipeline()
+                .addLast(new RequestDeadline(REQUEST_DEADLINE_MILLIS))
                 .addLast(new HttpServerCodec(new HttpDecoderConfig()
                         .setMaxInitialLineLength(MAX_INITIAL_LINE)
                         .setMaxHeaderSize(MAX_HEADERS)
                         .setMaxChunkSize(8192)))
-                .addLast(new LimitedAggregator(MAX_BODY))
+                // Right after the codec: one decoded part per read(), so the aggregator still asks for a body
+                // that comes in later packets, and a request behind it waits its turn (even its 100 Continue).
                 .addLast(new FlowControlHandler())
-                .addLast(new RequestDeadline(REQUEST_DEADLINE_MILLIS))
+                .addLast(new LimitedAggregator(MAX_BODY))
                 .addLast(new Dispatcher(router, access, workers));
     }
 }

@@ -30,8 +30,9 @@ import java.util.concurrent.RejectedExecutionException;
  * thread (the event loop never waits on the Controller or a dump).
  *
  * <p>HTTP/1.1 pipelining: the channel reads only on demand ({@code AUTO_READ} off) and a
- * {@code FlowControlHandler} in front hands over one request per {@code read()}. The next request
- * is asked for only once the answer to this one is written, so answers leave in the order the
+ * {@code FlowControlHandler} behind the codec hands over one decoded part per {@code read()} (the
+ * aggregator asks for the rest of its request). The next request is asked for only once the answer
+ * to this one is written, so answers leave in the order the
  * requests came, none is lost, a {@code Connection: close} is honoured after every answer before it,
  * and a malformed request later in a pipeline is answered (400, then close) in its turn.
  *
@@ -69,6 +70,7 @@ final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest msg) {
+        ctx.pipeline().fireUserEventTriggered(RequestDeadline.REQUEST_RECEIVED);
         if (msg.decoderResult().isFailure()) {
             Throwable cause = msg.decoderResult().cause();
             int status = cause instanceof TooLongHttpContentException ? 413
