@@ -6,15 +6,14 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.flow.FlowControlHandler;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The pipeline of every connection: the request deadline (on the raw bytes), HTTP codec with
- * bounded request line and headers, one part of a request at a time handed on (pipelining, see
- * {@link Dispatcher}), the body aggregated up to a limit, and the dispatcher. Connections beyond a fixed
+ * bounded request line and headers, the body aggregated up to a limit, and the dispatcher (which
+ * answers pipelined requests in order). Connections beyond a fixed
  * number are closed at once, so a flood of idle sockets cannot pile up in the target.
  */
 final class ChannelSetup extends ChannelInitializer<SocketChannel> {
@@ -49,9 +48,6 @@ final class ChannelSetup extends ChannelInitializer<SocketChannel> {
                         .setMaxInitialLineLength(MAX_INITIAL_LINE)
                         .setMaxHeaderSize(MAX_HEADERS)
                         .setMaxChunkSize(8192)))
-                // Right after the codec: one decoded part per read(), so the aggregator still asks for a body
-                // that comes in later packets, and a request behind it waits its turn (even its 100 Continue).
-                .addLast(new FlowControlHandler())
                 .addLast(new LimitedAggregator(MAX_BODY))
                 .addLast(new Dispatcher(router, access, workers));
     }

@@ -18,6 +18,7 @@ import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -29,12 +30,12 @@ import java.util.concurrent.RejectedExecutionException;
  * Turns a complete request into a {@link Request}, checks access, and runs its route on a worker
  * thread (the event loop never waits on the Controller or a dump).
  *
- * <p>HTTP/1.1 pipelining: the channel reads only on demand ({@code AUTO_READ} off) and a
- * {@code FlowControlHandler} behind the codec hands over one decoded part per {@code read()} (the
- * aggregator asks for the rest of its request). The next request is asked for only once the answer
- * to this one is written, so answers leave in the order the
- * requests came, none is lost, a {@code Connection: close} is honoured after every answer before it,
- * and a malformed request later in a pipeline is answered (400, then close) in its turn.
+ * <p>HTTP/1.1 pipelining: requests wait in a queue of this connection and are answered one at a
+ * time; the next is taken only once the answer to this one is written, so answers leave in the
+ * order the requests came, none is lost, a {@code Connection: close} is honoured after every answer
+ * before it, and a malformed request later in a pipeline is answered (400, then close) in its turn.
+ * While a request is in flight the connection stops reading, so the queue holds at most what one
+ * read brought in (plus the aggregator finishing a request it had begun).
  *
  * <p>When the client goes away while its request is in flight, the route's future is cancelled, so
  * a {@code /debug/pprof?seconds=N} window ends with it.
@@ -43,6 +44,8 @@ final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final Router router;
     private final AccessCheck access;
     private final Executor workers;
+    private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
+    private boolean busy;  // on the event loop only
     private volatile CompletableFuture<Response> inFlight;
     private volatile boolean closed;
 
@@ -53,14 +56,10 @@ final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        super.channelActive(ctx);
-        ctx.read();
-    }
-
-    @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         closed = true;
+        pending.forEach(FullHttpRequest::release);
+        pending.clear();
         CompletableFuture<Response> running = inFlight;
         if (running != null) {
             running.cancel(false);
@@ -71,6 +70,31 @@ final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest msg) {
         ctx.pipeline().fireUserEventTriggered(RequestDeadline.REQUEST_RECEIVED);
+        pending.add(msg.retain());
+        if (!busy) {
+            next(ctx);
+        }
+    }
+
+    /** Takes the next waiting request, or, with none, reads again and starts the wait for one. */
+    private void next(ChannelHandlerContext ctx) {
+        FullHttpRequest msg = pending.poll();
+        if (msg == null) {
+            busy = false;
+            ctx.channel().config().setAutoRead(true);
+            ctx.pipeline().fireUserEventTriggered(RequestDeadline.READY_FOR_NEXT);
+            return;
+        }
+        busy = true;
+        ctx.channel().config().setAutoRead(false);
+        try {
+            handle(ctx, msg);
+        } finally {
+            msg.release();
+        }
+    }
+
+    private void handle(ChannelHandlerContext ctx, FullHttpRequest msg) {
         if (msg.decoderResult().isFailure()) {
             Throwable cause = msg.decoderResult().cause();
             int status = cause instanceof TooLongHttpContentException ? 413
@@ -113,8 +137,8 @@ final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
                     respond(ctx, failure == null ? response : ErrorResponses.of(failure), keepAlive, cors);
                 });
             });
-        } catch (RejectedExecutionException busy) {
-            respond(ctx, ErrorResponses.of(busy), keepAlive, cors);
+        } catch (RejectedExecutionException full) {
+            respond(ctx, ErrorResponses.of(full), keepAlive, cors);
         }
     }
 
@@ -127,12 +151,11 @@ final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
     }
 
-    /** Writes the answer; then asks for the next request, or closes. */
-    private static void respond(ChannelHandlerContext ctx, Response response, boolean keepAlive, String cors) {
+    /** Writes the answer; then takes the next request, or closes. */
+    private void respond(ChannelHandlerContext ctx, Response response, boolean keepAlive, String cors) {
         Responses.send(ctx.channel(), response, keepAlive, cors).addListener(f -> {
             if (keepAlive && f.isSuccess() && ctx.channel().isActive()) {
-                ctx.pipeline().fireUserEventTriggered(RequestDeadline.READY_FOR_NEXT);
-                ctx.read();
+                next(ctx);  // the listener runs on the event loop
             }
         });
     }

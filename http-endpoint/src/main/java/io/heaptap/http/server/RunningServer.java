@@ -76,7 +76,6 @@ public final class RunningServer implements AutoCloseable {
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 64)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childOption(ChannelOption.AUTO_READ, false)  // the dispatcher reads one request at a time
                     .childHandler(new ChannelSetup(router, new AccessCheck(token, options.allowOrigin()), threads.workers()))
                     .bind(new InetSocketAddress(options.bind(), options.port()))
                     .sync()
