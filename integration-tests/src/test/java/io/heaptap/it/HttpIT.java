@@ -186,6 +186,8 @@ class HttpIT {
         expectError(http.post("/api/start?duration=soon"), 400, "duration");
         expectError(http.post("/api/start?duration=-5s"), 400, "duration");
         expectError(http.post("/api/start?interval=0"), 400, "interval");
+        expectError(http.post("/api/start?interval=1"), 400, "interval");   // issue #15: 1 byte starved the target
+        expectError(http.get("/api/top?n=\u0663"), 400, "n");              // issue #15: Arabic-Indic 3 was taken as 3
         expectError(http.post("/api/start?depth=99999"), 400, "depth");
         expectError(http.post("/api/start?durtion=5s"), 400, "durtion");
         expectError(http.post("/api/start?live=maybe"), 400, "live");

@@ -106,7 +106,13 @@ class HttpProtocolIT {
         Set<Integer> allowed = Set.of(200, 204, 400, 401, 403, 404, 405, 408, 409, 413, 414, 431, 503);
         for (int i = 0; i < FUZZ_REQUESTS; i++) {
             byte[] bytes = fuzzRequest(random);
-            String raw = send(bytes);
+            String raw;
+            try {
+                raw = send(bytes);
+            } catch (IOException e) {
+                throw new AssertionError("request " + i + ": " + e + "; target alive: " + target.isAlive() + "; its stderr:\n"
+                        + target.stderr() + "\nthe request before broke it? this one: " + printable(bytes), e);
+            }
             if (raw.isEmpty()) {
                 statuses.merge(0, 1, Integer::sum);  // garbage the server closed without a word
                 continue;
@@ -118,7 +124,7 @@ class HttpProtocolIT {
             assertTrue(allowed.contains(status), "request " + i + ": " + printable(raw) + "\nfor " + printable(bytes));
         }
         System.out.println("fuzz, seed " + SEED + ", " + FUZZ_REQUESTS + " requests: answers by status " + statuses);
-        assertTrue(statuses.getOrDefault(200, 0) > 10 && statuses.getOrDefault(401, 0) > 10, "the fuzz reached routes: " + statuses);
+        assertTrue(statuses.getOrDefault(200, 0) >= 5 && statuses.getOrDefault(401, 0) >= 10, "the fuzz reached routes: " + statuses);
 
         assertTrue(target.isAlive());
         assertEquals(200, http.get("/api/status").status());
@@ -131,8 +137,10 @@ class HttpProtocolIT {
 
     private byte[] fuzzRequest(Random r) {
         if (r.nextInt(12) == 0) {
-            byte[] garbage = new byte[1 + r.nextInt(300)];
+            // Garbage, ended as a request head ends (without the end, the server rightly waits its 10 s for more).
+            byte[] garbage = new byte[5 + r.nextInt(300)];
             r.nextBytes(garbage);
+            System.arraycopy(new byte[] {'\r', '\n', '\r', '\n'}, 0, garbage, garbage.length - 4, 4);
             return garbage;
         }
         String[] methods = {"GET", "GET", "GET", "POST", "POST", "PUT", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE", "G\u00c9T", "get"};
@@ -145,7 +153,7 @@ class HttpProtocolIT {
                 "?duration=1ms&interval=1", "?seconds=1", "?seconds=99999", "?gc=1", "?minAge=%ff", "?a=1&a=2", "?p=/exec/x/y",
                 "?maxObjects=0&maxDepth=0", "?" + "x".repeat(r.nextInt(3000)), "?%"};
         String method = methods[r.nextInt(methods.length)];
-        String path = paths[r.nextInt(paths.length)] + queries[r.nextInt(queries.length)];
+        String path = paths[r.nextInt(paths.length)] + (r.nextBoolean() ? "" : queries[r.nextInt(queries.length)]);
         byte[] body = fuzzBody(r);
         List<String> headers = new ArrayList<>();
         int host = r.nextInt(10);
@@ -174,9 +182,9 @@ class HttpProtocolIT {
         if (r.nextInt(8) == 0) {
             headers.add("X-" + r.nextInt(1000) + ": " + "v".repeat(r.nextInt(200)) + (r.nextBoolean() ? "\u0001" : ""));
         }
-        int length = switch (r.nextInt(40)) {
-            case 0 -> -1;             // a negative length
-            case 1 -> body.length + 5; // a body that never comes: the request deadline answers 408
+        int length = switch (r.nextInt(125)) {
+            case 0, 1 -> -1;           // a negative length
+            case 2 -> body.length + 5; // a body that never comes: the request deadline answers 408
             default -> body.length;
         };
         headers.add("Content-Length: " + length);
@@ -194,9 +202,9 @@ class HttpProtocolIT {
 
     private static byte[] fuzzBody(Random r) {
         switch (r.nextInt(5)) {
-            case 0:
+            case 0, 1:
                 return new byte[0];
-            case 1: {
+            case 2: {
                 byte[] b = new byte[r.nextInt(2000)];
                 r.nextBytes(b);
                 return b;

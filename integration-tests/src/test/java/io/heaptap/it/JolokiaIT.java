@@ -67,6 +67,9 @@ class JolokiaIT {
                 List<JolokiaResponse<JolokiaRequest>> answers = jolokia.execute(bulk);
                 assertEquals(2, answers.size());
 
+                JolokiaRemoteException tooSmall = assertThrows(JolokiaRemoteException.class, () -> jolokia.execute(
+                        new JolokiaExecRequest("io.heaptap:type=Heaptap", "start(java.lang.String,java.lang.String,boolean)", "1m", "1", true)));
+                assertTrue(tooSmall.getMessage().contains("below the minimum of 4 KiB"), tooSmall.getMessage());
                 JolokiaRemoteException refused = assertThrows(JolokiaRemoteException.class,
                         () -> jolokia.execute(new JolokiaExecRequest("java.lang:type=Memory", "gc")));
                 assertEquals(403, refused.getStatus());

@@ -34,13 +34,14 @@ import java.util.concurrent.RejectedExecutionException;
  * time; the next is taken only once the answer to this one is written, so answers leave in the
  * order the requests came, none is lost, a {@code Connection: close} is honoured after every answer
  * before it, and a malformed request later in a pipeline is answered (400, then close) in its turn.
- * While a request is in flight the connection stops reading, so the queue holds at most what one
- * read brought in (plus the aggregator finishing a request it had begun).
+ * The connection goes on reading while a request is in flight, so a client that goes away is
+ * noticed; with {@value #MAX_PIPELINED} requests waiting it stops reading until one is answered.
  *
  * <p>When the client goes away while its request is in flight, the route's future is cancelled, so
  * a {@code /debug/pprof?seconds=N} window ends with it.
  */
 final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
+    static final int MAX_PIPELINED = 16;
     private final Router router;
     private final AccessCheck access;
     private final Executor workers;
@@ -71,6 +72,9 @@ final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest msg) {
         ctx.pipeline().fireUserEventTriggered(RequestDeadline.REQUEST_RECEIVED);
         pending.add(msg.retain());
+        if (pending.size() >= MAX_PIPELINED) {
+            ctx.channel().config().setAutoRead(false);
+        }
         if (!busy) {
             next(ctx);
         }
@@ -79,14 +83,15 @@ final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
     /** Takes the next waiting request, or, with none, reads again and starts the wait for one. */
     private void next(ChannelHandlerContext ctx) {
         FullHttpRequest msg = pending.poll();
+        if (pending.size() < MAX_PIPELINED && !ctx.channel().config().isAutoRead()) {
+            ctx.channel().config().setAutoRead(true);
+        }
         if (msg == null) {
             busy = false;
-            ctx.channel().config().setAutoRead(true);
             ctx.pipeline().fireUserEventTriggered(RequestDeadline.READY_FOR_NEXT);
             return;
         }
         busy = true;
-        ctx.channel().config().setAutoRead(false);
         try {
             handle(ctx, msg);
         } finally {
