@@ -20,6 +20,7 @@ import java.util.List;
 import org.jolokia.client.JolokiaClient;
 import org.jolokia.client.JolokiaClientBuilder;
 import org.jolokia.client.exception.JolokiaRemoteException;
+import org.jolokia.client.request.HttpMethod;
 import org.jolokia.client.request.JolokiaExecRequest;
 import org.jolokia.client.request.JolokiaReadRequest;
 import org.jolokia.client.request.JolokiaRequest;
@@ -30,8 +31,8 @@ import org.jolokia.client.spi.HttpHeader;
 import org.junit.jupiter.api.Test;
 
 /**
- * Jolokia's own Java client against {@code /jolokia}: heaptap's restrictor lets it read anything
- * and operate heaptap's MBean, and refuses exec on every other MBean. The target sets
+ * Jolokia's own Java client against {@code /jolokia}: heaptap's restrictor lets it read the memory
+ * MBeans and operate heaptap's MBean through POST, and refuses exec on every other MBean. The target sets
  * {@code jolokia.*} properties that must be ignored.
  */
 class JolokiaIT {
@@ -49,14 +50,19 @@ class JolokiaIT {
                 JolokiaReadResponse heap = jolokia.execute(new JolokiaReadRequest("java.lang:type=Memory", "HeapMemoryUsage"));
                 assertTrue(heap.getValue().toString().contains("used"), "reads any MBean");
 
-                jolokia.execute(new JolokiaExecRequest("io.heaptap:type=Heaptap", "start(java.lang.String,java.lang.String,boolean)",
-                        "1m", "64k", true));
+                // exec changes state: through POST only (the client sends a simple exec as a GET unless told).
+                JolokiaExecRequest start = new JolokiaExecRequest("io.heaptap:type=Heaptap",
+                        "start(java.lang.String,java.lang.String,boolean)", "1m", "64k", true);
+                JolokiaRemoteException asGet = assertThrows(JolokiaRemoteException.class, () -> jolokia.execute(start, HttpMethod.GET));
+                assertTrue(asGet.getMessage().contains("405"), asGet.getMessage());
+                assertEquals("idle", HttpIT.json(http.get("/api/status")).get("state").asText(), "a GET exec changes nothing");
+                jolokia.execute(start, HttpMethod.POST);
                 assertEquals("recording", HttpIT.json(http.get("/api/status")).get("state").asText(),
                         "exec through Jolokia reaches the one Controller");
                 Wait.until("samples", Duration.ofSeconds(30),
                         () -> ((Number) read(jolokia, "Samples")).longValue() > 0);
                 JolokiaExecResponse dumped = jolokia.execute(new JolokiaExecRequest("io.heaptap:type=Heaptap",
-                        "dump(java.lang.String)", "json"));
+                        "dump(java.lang.String)", "json"), HttpMethod.POST);
                 Path file = Path.of((String) dumped.getValue());
                 assertTrue(Files.isRegularFile(file), file.toString());
                 assertTrue(Profiles.json(file).get("capture").get("samples").asLong() > 0);
@@ -68,10 +74,11 @@ class JolokiaIT {
                 assertEquals(2, answers.size());
 
                 JolokiaRemoteException tooSmall = assertThrows(JolokiaRemoteException.class, () -> jolokia.execute(
-                        new JolokiaExecRequest("io.heaptap:type=Heaptap", "start(java.lang.String,java.lang.String,boolean)", "1m", "1", true)));
+                        new JolokiaExecRequest("io.heaptap:type=Heaptap", "start(java.lang.String,java.lang.String,boolean)", "1m", "1", true),
+                        HttpMethod.POST));
                 assertTrue(tooSmall.getMessage().contains("below the minimum of 4 KiB"), tooSmall.getMessage());
                 JolokiaRemoteException refused = assertThrows(JolokiaRemoteException.class,
-                        () -> jolokia.execute(new JolokiaExecRequest("java.lang:type=Memory", "gc")));
+                        () -> jolokia.execute(new JolokiaExecRequest("java.lang:type=Memory", "gc"), HttpMethod.POST));
                 assertEquals(403, refused.getStatus());
                 assertTrue(refused.getRemoteStackTrace() == null || refused.getRemoteStackTrace().isEmpty(),
                         "jolokia.includeStackTrace from the target is ignored");
