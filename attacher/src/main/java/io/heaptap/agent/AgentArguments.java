@@ -48,10 +48,9 @@ record AgentArguments(Optional<ServeOptions> serve) {
     }
 
     private static int port(String value) {
-        try {
-            return Integer.parseInt(value);
-        } catch (NumberFormatException e) {
+        if (!value.matches("[0-9]{1,5}")) {  // ASCII digits only: parseInt would also take other scripts' digits
             throw new IllegalArgumentException("port must be a number, not '" + value + "'");
         }
+        return Integer.parseInt(value);
     }
 }

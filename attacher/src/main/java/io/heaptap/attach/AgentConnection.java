@@ -131,11 +131,18 @@ public final class AgentConnection implements AutoCloseable {
     }
 
     /**
-     * Starts the HTTP endpoint through the agent's arguments ({@code serve,port=...}), for a
-     * target whose MBeanServer refuses heaptap's MBean, and returns its URL, which the endpoint
-     * publishes as the system property {@value HttpEndpoint#URL_PROPERTY}.
+     * Where a target serves: its URL, and the owner-only file with the token it made (null when the
+     * token was given), as the endpoint publishes them in {@value HttpEndpoint#URL_PROPERTY} and
+     * {@value HttpEndpoint#TOKEN_FILE_PROPERTY}.
      */
-    public static String serveWithoutJmx(Target target, String serveArguments) {
+    public record Served(String url, String tokenFile) {
+    }
+
+    /**
+     * Starts the HTTP endpoint through the agent's arguments ({@code serve,port=...}), for a
+     * target whose MBeanServer refuses heaptap's MBean, and says where it serves.
+     */
+    public static Served serveWithoutJmx(Target target, String serveArguments) {
         VirtualMachine vm = attach(target);
         try {
             loadAgent(vm, target, serveArguments);
@@ -146,7 +153,7 @@ public final class AgentConnection implements AutoCloseable {
                 throw new HeaptapException(ExitCode.REFUSED, "pid " + target.pid() + " could not serve"
                         + (error == null ? "" : ": " + error));
             }
-            return url;
+            return new Served(url, props.getProperty(HttpEndpoint.TOKEN_FILE_PROPERTY));
         } catch (IOException e) {
             throw lostOrFailed(target, e);
         } finally {

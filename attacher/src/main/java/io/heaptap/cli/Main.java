@@ -27,6 +27,9 @@ public final class Main implements Runnable {
 
     public static int run(String[] args) {
         CommandLine cli = new CommandLine(new Main());
+        // Numbers in ASCII digits only: Java's parsers also take other scripts' digits ("\u0663" as 3).
+        cli.registerConverter(Integer.class, Main::asciiInt).registerConverter(Integer.TYPE, Main::asciiInt)
+                .registerConverter(Long.class, Main::asciiLong).registerConverter(Long.TYPE, Main::asciiLong);
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof HeaptapException h) {
                 cmd.getErr().println("heaptap: " + h.getMessage());
@@ -46,6 +49,17 @@ public final class Main implements Runnable {
             return ExitCode.USAGE.code();
         });
         return cli.execute(args);
+    }
+
+    static int asciiInt(String value) {
+        return Math.toIntExact(asciiLong(value));
+    }
+
+    static long asciiLong(String value) {
+        if (!value.matches("[+-]?[0-9]{1,18}")) {
+            throw new CommandLine.TypeConversionException("'" + value + "' is not a whole number (ASCII digits)");
+        }
+        return Long.parseLong(value);
     }
 
     @Override

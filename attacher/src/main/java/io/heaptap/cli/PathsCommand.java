@@ -27,8 +27,8 @@ final class PathsCommand extends TargetCommand {
             description = "Objects the walk may record, 1-16777216: about 60 bytes of native memory each while it runs. Default: 1048576.")
     int maxObjects = PathOptions.DEFAULT_MAX_OBJECTS;
 
-    @Option(names = "--time-limit", paramLabel = "<duration>", description = "Longest walk, and so pause: 10s, 500ms (max 5m). Default: 10s.")
-    String timeLimit = "10s";
+    @Option(names = "--time-limit", paramLabel = "<duration>", description = "Longest walk, and so pause: 2s, 500ms (max 10s). Default: 2s.")
+    String timeLimit = "2s";
 
     @Override
     void validate() {

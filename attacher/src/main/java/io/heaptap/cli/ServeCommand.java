@@ -7,14 +7,18 @@ import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.session.ServeOptions;
 import io.heaptap.session.TokenFile;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Start heaptap's HTTP endpoint in the target (REST API, web page, /debug/pprof, /jolokia) and print its URL.",
-                "Binds 127.0.0.1 unless told otherwise; any other address needs --token-file. Sampling stays off until started."})
+        description = {"Start heaptap's HTTP endpoint in the target (REST API, web page, /debug/pprof, /jolokia) and print its URL"
+                + " and how to send its token: every request needs it.",
+                "Without --token-file the target makes a token, in a file only its user and root can read.",
+                "Binds 127.0.0.1 unless told otherwise. Sampling stays off until started."})
 final class ServeCommand extends TargetCommand {
 
     @Option(names = "--port", paramLabel = "N", description = "TCP port; 0 (the default) picks a free one.")
@@ -24,7 +28,7 @@ final class ServeCommand extends TargetCommand {
     String bind = ServeOptions.DEFAULT_BIND;
 
     @Option(names = "--token-file", paramLabel = "FILE",
-            description = "File (mode 600) holding the token every request must send as 'Authorization: Bearer <token>'.")
+            description = "File (mode 600) holding the token every request must send, instead of one the target makes.")
     Path tokenFile;
 
     @Option(names = "--cors-origin", paramLabel = "URL", description = "The one origin browsers may call from (CORS); off by default.")
@@ -64,8 +68,9 @@ final class ServeCommand extends TargetCommand {
         if (options.allowOrigin() != null) {
             args.append(",cors-origin=").append(options.allowOrigin());
         }
-        String url = AgentConnection.serveWithoutJmx(t, args.toString());
-        System.out.println("pid " + t.pid() + ": serving at " + url);
+        AgentConnection.Served served = AgentConnection.serveWithoutJmx(t, args.toString());
+        System.out.println("pid " + t.pid() + ": serving at " + served.url());
+        printCredential(served.url(), served.tokenFile());
         System.err.println("heaptap: " + refused.getMessage() + "; served through the agent's arguments instead");
         return ExitCode.OK;
     }
@@ -81,11 +86,35 @@ final class ServeCommand extends TargetCommand {
         String running = h.getHttpUrl();
         if (!running.isEmpty()) {
             System.out.println("pid " + pid + ": already serving at " + running);
+            printCredential(running, h.getHttpTokenFile());
             return ExitCode.OK;
         }
         String url = h.startServing(options.bind(), options.port(), options.token() == null ? "" : options.token(),
                 options.allowOrigin() == null ? "" : options.allowOrigin());
         System.out.println("pid " + pid + ": serving at " + url);
+        printCredential(url, h.getHttpTokenFile());
         return ExitCode.OK;
+    }
+
+    /** Where the token is and how to send it; never the token itself. */
+    private void printCredential(String url, String targetTokenFile) {
+        String file = targetTokenFile != null && !targetTokenFile.isEmpty() ? targetTokenFile
+                : tokenFile != null ? tokenFile.toAbsolutePath().toString() : null;
+        if (file == null) {
+            System.out.println("every request needs the token given with --token-file when serving started");
+            return;
+        }
+        System.out.println("every request needs the token in " + file + owner(Path.of(file)) + ":");
+        System.out.println("  curl -H \"Authorization: Bearer $(cat " + file + ")\" " + url + "api/status");
+        System.out.println("  browser: open " + url + " and sign in with any user name and the token as password");
+    }
+
+    private static String owner(Path file) {
+        try {
+            String owner = Files.getOwner(file).getName();
+            return owner.equals("root") ? " (readable by root only)" : " (readable by " + owner + " and root only)";
+        } catch (IOException | UnsupportedOperationException e) {
+            return "";
+        }
     }
 }

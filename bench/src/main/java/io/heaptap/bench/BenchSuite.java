@@ -140,9 +140,9 @@ public final class BenchSuite {
                 t.window(quick ? 1000 : 5000);
                 BenchTarget.Window baseline = t.window(window);
                 before.add(pausesPerSecond(baseline, window));
-                // The 130 MB set rebuilt while sampling at 1 KiB leaves ~64k of a 128k table with live
-                // objects; then sampling stops, so the next window measures the weak references alone.
-                commands.heaptap("start", pid, "--duration", "1h", "--interval", "1k", "--live-budget", "131072");
+                // The 130 MB set rebuilt while sampling at 4 KiB (heaptap's minimum) leaves ~31k of a 128k table
+                // with live objects; then sampling stops, so the next window measures the weak references alone.
+                commands.heaptap("start", pid, "--duration", "1h", "--interval", "4k", "--live-budget", "131072");
                 t.command("fill", "filled");
                 commands.heaptap("stop", pid);
                 t.window(quick ? 500 : 2000);
@@ -175,7 +175,7 @@ public final class BenchSuite {
         for (int budget : quick ? new int[] {1024} : new int[] {1024, 16_384, 65_536, 262_144}) {
             try (BenchTarget t = new BenchTarget(jdk, classes, RetainingTarget.class, List.of())) {
                 String pid = Long.toString(t.pid());
-                commands.heaptap("start", pid, "--duration", "1h", "--interval", "512", "--live-budget", Integer.toString(budget));
+                commands.heaptap("start", pid, "--duration", "1h", "--interval", "4k", "--live-budget", Integer.toString(budget));
                 t.command("fill", "filled");
                 commands.heaptap("stop", pid);
                 String status = commands.heaptapOutput("status", pid);

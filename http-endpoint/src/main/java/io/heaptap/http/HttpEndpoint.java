@@ -9,7 +9,10 @@ import io.heaptap.http.web.WebPageRoutes;
 import io.heaptap.session.Controller;
 import io.heaptap.session.HttpServing;
 import io.heaptap.session.ServeOptions;
+import io.heaptap.session.TokenFile;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.util.Optional;
 
 import javax.management.ObjectName;
@@ -25,6 +28,11 @@ public final class HttpEndpoint implements HttpServing {
      * over the Attach API when JMX is not available to ask.
      */
     public static final String URL_PROPERTY = "heaptap.http.url";
+    /**
+     * The owner-only file holding the token heaptap made, published (the path, never the token) while
+     * it serves with one: the CLI reads it over the Attach API, as the same user or root.
+     */
+    public static final String TOKEN_FILE_PROPERTY = "heaptap.http.tokenFile";
 
     private final Controller controller;
     private final String version;
@@ -32,6 +40,7 @@ public final class HttpEndpoint implements HttpServing {
 
     private RunningServer server;
     private JolokiaRoute jolokia;
+    private TokenFile.Generated tokenFile;
 
     public HttpEndpoint(Controller controller, String version, ObjectName mbean) {
         this.controller = controller;
@@ -44,16 +53,31 @@ public final class HttpEndpoint implements HttpServing {
         if (server != null) {
             return new Serving(server.url(), true);
         }
+        String token = options.token();
+        TokenFile.Generated generated = null;
+        if (token == null) {
+            generated = TokenFile.generate(controller.dumpDirectory());
+            token = generated.token();
+        }
         RunningServer.Threads threads = RunningServer.Threads.create();
         Router router = new Router();
         new ApiRoutes(controller, version, () -> url().orElse(null)).addTo(router);
         new PprofRoutes(controller, threads.timer(), threads.workers()).addTo(router);
-        JolokiaRoute jolokiaRoute = new JolokiaRoute(mbean, options.allowOrigin());
+        JolokiaRoute jolokiaRoute = new JolokiaRoute(mbean);
         jolokiaRoute.addTo(router);
         new WebPageRoutes().addTo(router);
-        server = RunningServer.start(options, router, threads);
+        try {
+            server = RunningServer.start(options, token, router, threads);
+        } catch (IllegalStateException e) {
+            deleteQuietly(generated);
+            throw e;
+        }
         jolokia = jolokiaRoute;
+        tokenFile = generated;
         System.setProperty(URL_PROPERTY, server.url());
+        if (generated != null) {
+            System.setProperty(TOKEN_FILE_PROPERTY, generated.file().toString());
+        }
         return new Serving(server.url(), false);
     }
 
@@ -63,11 +87,29 @@ public final class HttpEndpoint implements HttpServing {
             return false;
         }
         System.clearProperty(URL_PROPERTY);
+        System.clearProperty(TOKEN_FILE_PROPERTY);
         server.close();
         jolokia.stop();
+        deleteQuietly(tokenFile);
         server = null;
         jolokia = null;
+        tokenFile = null;
         return true;
+    }
+
+    @Override
+    public synchronized Optional<String> tokenFile() {
+        return tokenFile == null ? Optional.empty() : Optional.of(tokenFile.file().toString());
+    }
+
+    private static void deleteQuietly(TokenFile.Generated generated) {
+        if (generated != null) {
+            try {
+                Files.deleteIfExists(generated.file());
+            } catch (IOException ignored) {
+                // a token of a server that no longer runs opens nothing
+            }
+        }
     }
 
     @Override

@@ -44,6 +44,8 @@ class BadInputIT {
                 Arguments.of(List.of("--duration", "25h"), "above the maximum of 24h"),
                 Arguments.of(List.of("--interval", "0"), "interval must be positive"),
                 Arguments.of(List.of("--interval", "-1k"), "interval must be positive"),
+                Arguments.of(List.of("--interval", "1"), "below the minimum of 4 KiB"),
+                Arguments.of(List.of("--depth", "\u0663"), "not a whole number (ASCII digits)"),
                 Arguments.of(List.of("--interval", "lots"), "cannot read 'lots' as a size"),
                 Arguments.of(List.of("--depth", "0"), "depth must be between 1 and 2048"),
                 Arguments.of(List.of("--depth", "3000"), "depth must be between 1 and 2048"),

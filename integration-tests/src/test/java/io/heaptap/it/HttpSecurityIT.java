@@ -52,10 +52,11 @@ class HttpSecurityIT {
             Result shortToken = HeaptapCli.run("serve", pid, "--token-file", tokenFile("short.token", "abc", "rw-------").toString());
             assertEquals(2, shortToken.exitCode(), shortToken.toString());
 
-            String url = HttpIT.serveUrl(target.pid(), "--token-file", tokenFile("good.token", TOKEN, "rw-------").toString());
+            Http right = HttpIT.serve(target.pid(), "--token-file", tokenFile("good.token", TOKEN, "rw-------").toString());
+            assertEquals(TOKEN, right.token(), "serve points to the token file it was given");
+            String url = right.uri().toString();
             Http none = new Http(url);
             Http wrong = new Http(url, TOKEN.substring(0, TOKEN.length() - 1) + "X");
-            Http right = new Http(url, TOKEN);
             for (String route : ROUTES) {
                 for (Http refused : List.of(none, wrong)) {
                     Reply r = refused.get(route);
@@ -80,8 +81,10 @@ class HttpSecurityIT {
     @Test
     void startUpServingAndNoNativeAgentMeans503() throws Exception {
         // -javaagent with serve: the endpoint is up before main() runs. java.io.tmpdir points
-        // nowhere, so libheaptap.so cannot be extracted and nothing can be sampled.
-        List<String> jvm = List.of("-javaagent:" + Paths.heaptapJar() + "=serve,port=0",
+        // nowhere, so libheaptap.so cannot be extracted and nothing can be sampled (nor a token
+        // written there: the token is given).
+        List<String> jvm = List.of("-javaagent:" + Paths.heaptapJar() + "=serve,port=0,token-file="
+                        + tokenFile("startup.token", TOKEN, "rw-------"),
                 "-Djava.io.tmpdir=" + Paths.workDir("http-security").resolve("no-such-dir"));
         try (TargetJvm target = TargetJvm.start(Jdk.newest(), Allocator.class, jvm)) {
             String url;
@@ -89,7 +92,7 @@ class HttpSecurityIT {
                 url = (String) c.getMBeanServerConnection().getAttribute(JmxIT.NAME, "HttpUrl");
             }
             assertTrue(url.startsWith("http://127.0.0.1:"), url);
-            Http http = new Http(url);
+            Http http = new Http(url, TOKEN);
             assertEquals("idle", HttpIT.json(http.get("/api/status")).get("state").asText(), "serving does not start a capture");
             assertFalse(HttpIT.json(http.get("/api/status")).get("nativeAgentError").isNull());
             HttpIT.expectError(http.post("/api/start?duration=1m"), 503, null);
@@ -112,8 +115,8 @@ class HttpSecurityIT {
             assertTrue(status.stderr().contains("heaptap serve " + pid), "points to the door that is open: " + status.stderr());
             assertFalse(status.stderr().contains("\tat "), "no stack trace");
 
-            String url = HttpIT.serveUrl(target.pid());
-            Http http = new Http(url);
+            Http http = HttpIT.serve(target.pid());
+            String url = http.uri().toString();
             assertEquals(200, http.post("/api/start?duration=1m&interval=64k").status());
             Wait.until("samples", Duration.ofSeconds(30), () -> HttpIT.json(http.get("/api/status")).get("samples").asLong() > 0);
             Reply dump = http.get("/api/dump?format=json");

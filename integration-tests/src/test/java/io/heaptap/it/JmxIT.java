@@ -216,6 +216,7 @@ class JmxIT {
             assertRefused(s, "start", new Object[] {null, "512k", true}, START, "duration is required");
             assertRefused(s, "start", new Object[] {"0", "512k", true}, START, "duration must be positive");
             assertRefused(s, "start", new Object[] {"30s", "-1", true}, START, "interval must be positive");
+            assertRefused(s, "start", new Object[] {"30s", "1", true}, START, "below the minimum of 4 KiB");
             assertRefused(s, "topAllocations", new Object[] {0}, new String[] {"int"}, "n must be between 1 and 1000");
             assertRefused(s, "dumpBytes", new Object[] {"xml", "", 0L, false},
                     new String[] {"java.lang.String", "java.lang.String", "long", "boolean"}, "unknown format 'xml'");

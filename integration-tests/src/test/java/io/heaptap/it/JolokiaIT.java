@@ -20,17 +20,19 @@ import java.util.List;
 import org.jolokia.client.JolokiaClient;
 import org.jolokia.client.JolokiaClientBuilder;
 import org.jolokia.client.exception.JolokiaRemoteException;
+import org.jolokia.client.request.HttpMethod;
 import org.jolokia.client.request.JolokiaExecRequest;
 import org.jolokia.client.request.JolokiaReadRequest;
 import org.jolokia.client.request.JolokiaRequest;
 import org.jolokia.client.response.JolokiaExecResponse;
 import org.jolokia.client.response.JolokiaReadResponse;
 import org.jolokia.client.response.JolokiaResponse;
+import org.jolokia.client.spi.HttpHeader;
 import org.junit.jupiter.api.Test;
 
 /**
- * Jolokia's own Java client against {@code /jolokia}: heaptap's restrictor lets it read anything
- * and operate heaptap's MBean, and refuses exec on every other MBean. The target sets
+ * Jolokia's own Java client against {@code /jolokia}: heaptap's restrictor lets it read the memory
+ * MBeans and operate heaptap's MBean through POST, and refuses exec on every other MBean. The target sets
  * {@code jolokia.*} properties that must be ignored.
  */
 class JolokiaIT {
@@ -39,21 +41,28 @@ class JolokiaIT {
     void readExecAndRefusal() throws Exception {
         List<String> hostile = List.of("-Djolokia.debug=true", "-Djolokia.includeStackTrace=true", "-Djolokia.agentContext=/elsewhere");
         try (TargetJvm target = TargetJvm.start(Jdk.newest(), Allocator.class, hostile)) {
-            String url = HttpIT.serveUrl(target.pid());
-            try (JolokiaClient jolokia = new JolokiaClientBuilder().url(url + "jolokia").build()) {
+            Http http = HttpIT.serve(target.pid());
+            String url = http.uri().toString();
+            try (JolokiaClient jolokia = new JolokiaClientBuilder().url(url + "jolokia")
+                    .setDefaultHttpHeaders(List.of(new HttpHeader("Authorization", "Bearer " + http.token()))).build()) {
                 JolokiaReadResponse state = jolokia.execute(new JolokiaReadRequest("io.heaptap:type=Heaptap", "State"));
                 assertEquals("idle", state.getValue());
                 JolokiaReadResponse heap = jolokia.execute(new JolokiaReadRequest("java.lang:type=Memory", "HeapMemoryUsage"));
                 assertTrue(heap.getValue().toString().contains("used"), "reads any MBean");
 
-                jolokia.execute(new JolokiaExecRequest("io.heaptap:type=Heaptap", "start(java.lang.String,java.lang.String,boolean)",
-                        "1m", "64k", true));
-                assertEquals("recording", HttpIT.json(new Http(url).get("/api/status")).get("state").asText(),
+                // exec changes state: through POST only (the client sends a simple exec as a GET unless told).
+                JolokiaExecRequest start = new JolokiaExecRequest("io.heaptap:type=Heaptap",
+                        "start(java.lang.String,java.lang.String,boolean)", "1m", "64k", true);
+                JolokiaRemoteException asGet = assertThrows(JolokiaRemoteException.class, () -> jolokia.execute(start, HttpMethod.GET));
+                assertTrue(asGet.getMessage().contains("405"), asGet.getMessage());
+                assertEquals("idle", HttpIT.json(http.get("/api/status")).get("state").asText(), "a GET exec changes nothing");
+                jolokia.execute(start, HttpMethod.POST);
+                assertEquals("recording", HttpIT.json(http.get("/api/status")).get("state").asText(),
                         "exec through Jolokia reaches the one Controller");
                 Wait.until("samples", Duration.ofSeconds(30),
                         () -> ((Number) read(jolokia, "Samples")).longValue() > 0);
                 JolokiaExecResponse dumped = jolokia.execute(new JolokiaExecRequest("io.heaptap:type=Heaptap",
-                        "dump(java.lang.String)", "json"));
+                        "dump(java.lang.String)", "json"), HttpMethod.POST);
                 Path file = Path.of((String) dumped.getValue());
                 assertTrue(Files.isRegularFile(file), file.toString());
                 assertTrue(Profiles.json(file).get("capture").get("samples").asLong() > 0);
@@ -64,13 +73,17 @@ class JolokiaIT {
                 List<JolokiaResponse<JolokiaRequest>> answers = jolokia.execute(bulk);
                 assertEquals(2, answers.size());
 
+                JolokiaRemoteException tooSmall = assertThrows(JolokiaRemoteException.class, () -> jolokia.execute(
+                        new JolokiaExecRequest("io.heaptap:type=Heaptap", "start(java.lang.String,java.lang.String,boolean)", "1m", "1", true),
+                        HttpMethod.POST));
+                assertTrue(tooSmall.getMessage().contains("below the minimum of 4 KiB"), tooSmall.getMessage());
                 JolokiaRemoteException refused = assertThrows(JolokiaRemoteException.class,
-                        () -> jolokia.execute(new JolokiaExecRequest("java.lang:type=Memory", "gc")));
+                        () -> jolokia.execute(new JolokiaExecRequest("java.lang:type=Memory", "gc"), HttpMethod.POST));
                 assertEquals(403, refused.getStatus());
                 assertTrue(refused.getRemoteStackTrace() == null || refused.getRemoteStackTrace().isEmpty(),
                         "jolokia.includeStackTrace from the target is ignored");
             }
-            assertEquals(404, new Http(url).get("/elsewhere/version").status(), "jolokia.agentContext from the target is ignored");
+            assertEquals(404, http.get("/elsewhere/version").status(), "jolokia.agentContext from the target is ignored");
             assertFalse(target.stdout().contains("olokia") || target.stderr().contains("olokia"),
                     "jolokia.debug is ignored: Jolokia logs nothing into the target's output");
         }

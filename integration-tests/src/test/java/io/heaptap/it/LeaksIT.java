@@ -84,7 +84,7 @@ class LeaksIT {
             CompositeData[] rows = (CompositeData[]) s.invoke(JmxIT.NAME, "leakRanking", new Object[] {5}, new String[] {"int"});
             assertEquals("leak suspect", rows[0].get("verdict"));
             assertTrue(((String) rows[0].get("allocatedAt")).contains("LeakyService.leakSome"));
-            Http http = new Http(HttpIT.serveUrl(target.pid()));
+            Http http = HttpIT.serve(target.pid());
             JsonNode api = Profiles.json(http.get("/api/leaks?n=3").body());
             assertEquals(3, api.get("sites").size());
             assertTrue(api.get("sites").get(0).get("allocatedAt").asText().contains("LeakyService.leakSome"));

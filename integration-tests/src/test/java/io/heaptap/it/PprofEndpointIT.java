@@ -13,6 +13,8 @@ import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.support.Wait;
 import io.heaptap.it.workload.Allocator;
 
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -29,7 +31,7 @@ class PprofEndpointIT {
     @Test
     void scrapedLikeAGoService() throws Exception {
         try (TargetJvm target = TargetJvm.start(Jdk.newest(), Allocator.class)) {
-            Http http = new Http(HttpIT.serveUrl(target.pid()));
+            Http http = HttpIT.serve(target.pid());
 
             // Idle target, ?seconds=N: a capture of exactly N seconds is started for the scrape.
             Reply window = http.get("/debug/pprof/allocs?seconds=2", "Accept-Encoding", "gzip");
@@ -43,6 +45,23 @@ class PprofEndpointIT {
             assertTrue(seconds >= 1.9 && seconds <= 3, "the window is the 2 s asked for: " + seconds);
             assertTrue(functions(scraped).stream().anyMatch(f -> f.contains("allocateBuffer")), "the workload's hot frame");
             assertTrue(HttpIT.json(http.get("/api/status")).get("startedBy").asText().startsWith("pprof scrape from 127.0.0.1"));
+
+            // A window the running capture would not cover is refused, not silently shortened (issue #15).
+            assertEquals(200, http.post("/api/start?duration=5s").status());
+            Reply overlapping = http.get("/debug/pprof/allocs?seconds=30");
+            HttpIT.expectError(overlapping, 409, null);
+            assertTrue(overlapping.header("retry-after").isPresent(), overlapping.toString());
+            assertEquals(200, http.post("/api/stop").status());
+
+            // A scraper that goes away takes its window with it: the capture stops, nobody is blocked (issue #15).
+            try (Socket scraper = new Socket(http.uri().getHost(), http.uri().getPort())) {
+                scraper.getOutputStream().write(("GET /debug/pprof/allocs?seconds=600 HTTP/1.1\r\nHost: " + http.uri().getHost() + ":"
+                        + http.uri().getPort() + "\r\nAuthorization: Bearer " + http.token() + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                scraper.getOutputStream().flush();
+                Wait.until("the scrape's capture", Duration.ofSeconds(30), () -> "recording".equals(state(http))
+                        && HttpIT.json(http.get("/api/status")).get("startedBy").asText().startsWith("pprof scrape"));
+            }
+            Wait.until("the abandoned scrape's capture to stop", Duration.ofSeconds(30), () -> "stopped".equals(state(http)));
 
             // A running capture, ?seconds=N: the delta of N seconds, much less than the whole capture.
             assertEquals(200, http.post("/api/start?duration=5m").status());
@@ -71,6 +90,10 @@ class PprofEndpointIT {
             HttpIT.expectError(http.get("/debug/pprof/allocs?gc=1"), 400, "gc");
             HttpIT.expectError(http.get("/debug/pprof/profile"), 404, null);
         }
+    }
+
+    static String state(Http http) {
+        return HttpIT.json(http.get("/api/status")).get("state").asText();
     }
 
     static List<String> types(Profile p) {

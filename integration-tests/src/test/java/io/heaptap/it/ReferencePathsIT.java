@@ -31,7 +31,7 @@ class ReferencePathsIT {
     static TargetJvm filledTarget(Jdk jdk, List<String> jvmArgs) throws Exception {
         TargetJvm target = TargetJvm.start(jdk, StaticHolder.class, jvmArgs);
         String pid = Long.toString(target.pid());
-        Result started = HeaptapCli.run("start", pid, "--duration", "10m", "--interval", "1k");
+        Result started = HeaptapCli.run("start", pid, "--duration", "10m", "--interval", "4k");
         assertEquals(0, started.exitCode(), started::toString);
         target.send("fill");
         target.awaitLine("filled", Duration.ofMinutes(1));
@@ -79,7 +79,7 @@ class ReferencePathsIT {
             assertTrue(byObjects.out().contains("1,000 objects recorded"), byObjects::toString);
 
             // The same heap with room enough: the whole answer, and how long the application was paused.
-            Result whole = HeaptapCli.run("paths", pid, "--site", LEAKED, "--time-limit", "60s", "--max-objects", "8000000");
+            Result whole = HeaptapCli.run("paths", pid, "--site", LEAKED, "--time-limit", "10s", "--max-objects", "8000000");
             assertEquals(0, whole.exitCode(), whole::toString);
             assertEquals(3, whole.out().lines().filter(l -> STATIC_LIST_CHAIN.matcher(l).matches()).count(), whole::toString);
             System.out.println("big heap, " + jdk + ":\n" + byTime.out() + byObjects.out() + whole.out());
@@ -112,8 +112,8 @@ class ReferencePathsIT {
     void badBoundsAreRefusedBeforeAttaching() {
         BadInputIT.assertOneLineError(HeaptapCli.run("paths", BadInputIT.NO_SUCH_PID, "--site", "x", "--max-paths", "0"), 2,
                 "max paths must be between 1 and 64");
-        BadInputIT.assertOneLineError(HeaptapCli.run("paths", BadInputIT.NO_SUCH_PID, "--site", "x", "--time-limit", "10m"), 2,
-                "above the maximum of 5m");
+        BadInputIT.assertOneLineError(HeaptapCli.run("paths", BadInputIT.NO_SUCH_PID, "--site", "x", "--time-limit", "11s"), 2,
+                "above the maximum of 10s");
         BadInputIT.assertOneLineError(HeaptapCli.run("paths", BadInputIT.NO_SUCH_PID, "--site", "x", "--max-depth", "0"), 2,
                 "max depth must be between 1 and 1024");
     }

@@ -40,7 +40,8 @@ class WebPageIT {
                 "install chromium and chromium-driver (./test does): the web page test needs a real browser");
         Path work = Paths.workDir("web-page");
         try (TargetJvm target = TargetJvm.start(Jdk.newest(), Allocator.class)) {
-            String url = HttpIT.serveUrl(target.pid());
+            // Signed in as a browser user is: the token as the password of HTTP Basic.
+            String url = HttpIT.serve(target.pid()).browserUrl();
             WebDriver browser = chromium(work);
             try {
                 browser.get(url);

@@ -21,8 +21,6 @@ import io.heaptap.session.SessionStatus;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +31,6 @@ import java.util.Locale;
  */
 final class HeaptapBean implements HeaptapMXBean {
     static final int MAX_ROWS = 1000;
-    private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
     private final Controller controller;
     private final String version;
@@ -211,6 +208,11 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
+    public String getHttpTokenFile() {
+        return http.tokenFile().orElse("");
+    }
+
+    @Override
     public String startServing(int port) {
         return http.start(ServeOptions.loopback(port)).url();
     }
@@ -252,7 +254,12 @@ final class HeaptapBean implements HeaptapMXBean {
     @Override
     public String dump(String format) {
         ProfileFormat f = ProfileFormat.parse(required(format, "format", "pprof"));
-        return dump(format, "heaptap-" + ProcessHandle.current().pid() + "-" + LocalDateTime.now().format(FILE_TIME) + f.extension());
+        try {
+            // A name of its own: two dumps within the same second both stay.
+            return controller.dumpDirectory().writeNew(f.extension(), controller.dump(f, LiveFilter.NONE, false)).toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the dump: " + e.getMessage(), e);
+        }
     }
 
     @Override

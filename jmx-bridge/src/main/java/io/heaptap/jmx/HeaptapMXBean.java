@@ -91,14 +91,18 @@ public interface HeaptapMXBean {
     @Description("The URL of heaptap's HTTP endpoint when it serves; empty otherwise")
     String getHttpUrl();
 
+    @Description("The owner-only file holding the token every HTTP request must carry (Authorization: Bearer <token>),"
+            + " when heaptap made the token; empty when not serving or when the token was given")
+    String getHttpTokenFile();
+
     @Description("Starts a capture with the default stack depth and budgets")
     void start(@Description(name = "duration", value = "Time box, e.g. 30s, 2m (max 24h)") String duration,
-               @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k") String interval,
+               @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k (min 4k)") String interval,
                @Description(name = "live", value = "Track sampled objects (live set, age, GCs survived)") boolean live);
 
     @Description("Starts a capture with every option")
     void start(@Description(name = "duration", value = "Time box, e.g. 30s, 2m (max 24h)") String duration,
-               @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k") String interval,
+               @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k (min 4k)") String interval,
                @Description(name = "stackDepth", value = "Stack frames kept per sample, 1-2048") int stackDepth,
                @Description(name = "maxStacks", value = "Distinct stacks kept, 1-1048576") int maxStacks,
                @Description(name = "live", value = "Track sampled objects") boolean live,
@@ -128,14 +132,14 @@ public interface HeaptapMXBean {
     List<AllocationRow> topAllocations(@Description(name = "n", value = "How many rows, 1-1000") int n);
 
     @Description("Starts heaptap's HTTP endpoint on 127.0.0.1 (REST API, web page, /debug/pprof, /jolokia) and returns its URL;"
-            + " when it already serves, returns the running server's URL")
+            + " every request needs the token in HttpTokenFile. When it already serves, returns the running server's URL")
     String startServing(@Description(name = "port", value = "TCP port, 0 for any free one") int port);
 
     @Description("Starts heaptap's HTTP endpoint with every option and returns its URL; when it already serves, returns the"
             + " running server's URL")
-    String startServing(@Description(name = "bind", value = "IP address to bind, e.g. 127.0.0.1; any other than loopback needs a token") String bind,
+    String startServing(@Description(name = "bind", value = "IP address to bind, e.g. 127.0.0.1") String bind,
                         @Description(name = "port", value = "TCP port, 0 for any free one") int port,
-                        @Description(name = "token", value = "Bearer token every request must carry (16+ characters); empty for none") String token,
+                        @Description(name = "token", value = "Token every request must carry (16+ characters); empty: heaptap makes one, see HttpTokenFile") String token,
                         @Description(name = "allowOrigin", value = "The one origin CORS allows, e.g. https://grafana.example; empty: CORS off") String allowOrigin);
 
     @Description("Stops heaptap's HTTP endpoint; returns whether it was serving")
@@ -147,7 +151,7 @@ public interface HeaptapMXBean {
                                 @Description(name = "maxPaths", value = "Objects to find chains for, 1-64 (3)") int maxPaths,
                                 @Description(name = "maxDepth", value = "References followed from a root or static field, 1-1024 (32)") int maxDepth,
                                 @Description(name = "maxObjects", value = "Objects the walk may record, 1-16777216 (1048576; ~60 bytes of native memory each while it runs)") int maxObjects,
-                                @Description(name = "timeLimit", value = "Longest walk (and pause), e.g. 10s (max 5m)") String timeLimit);
+                                @Description(name = "timeLimit", value = "Longest walk (and pause), e.g. 2s (max 10s)") String timeLimit);
 
     @Description("The top sites holding live objects now")
     List<LiveRow> topLive(@Description(name = "n", value = "How many rows, 1-1000") int n);

@@ -87,7 +87,8 @@ public final class Controller {
         this.leakWatch = new LeakWatch(this, timer, listeners, target.pid());
     }
 
-    public synchronized void start(CaptureOptions requested, String client) {
+    /** Starts a capture and returns the status it started with (its {@code startedAt} names it). */
+    public synchronized SessionStatus start(CaptureOptions requested, String client) {
         NativeAgent native_ = requireAgent();
         if (state == SessionState.RECORDING) {
             throw new SessionConflictException("a capture is already running: started by " + startedBy + " at " + startedAt
@@ -112,6 +113,7 @@ public final class Controller {
         deadline = timer.schedule(this::timeBoxEnded, requested.duration().toNanos(), TimeUnit.NANOSECONDS);
         SessionStatus started = status();
         listeners.forEach(l -> l.captureStarted(started));
+        return started;
     }
 
     private synchronized void timeBoxEnded() {
@@ -124,6 +126,13 @@ public final class Controller {
     public synchronized void stop() {
         if (state == SessionState.RECORDING) {
             stopSampling("stopped");
+        }
+    }
+
+    /** Ends the capture only while it is still the one that started at {@code at} (a scrape whose client went away). */
+    public synchronized void stopIfStartedAt(Instant at, String reason) {
+        if (state == SessionState.RECORDING && at.equals(startedAt)) {
+            stopSampling(reason);
         }
     }
 

@@ -18,6 +18,9 @@ public interface HttpServing {
     /** The URL while serving. */
     Optional<String> url();
 
+    /** While serving with a token the target made: the owner-only file that holds it. */
+    Optional<String> tokenFile();
+
     /**
      * @param url            where the server listens, e.g. {@code http://127.0.0.1:8080/}
      * @param alreadyServing true when the server was already running (with its own options)

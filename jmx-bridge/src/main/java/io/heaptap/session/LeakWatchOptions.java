@@ -28,9 +28,7 @@ public record LeakWatchOptions(Duration duration, Duration every, long intervalB
             throw new IllegalArgumentException("every (" + HumanUnits.formatDuration(every) + ") must not be longer than duration ("
                     + HumanUnits.formatDuration(duration) + "): the watch would take no snapshot to compare");
         }
-        if (intervalBytes <= 0 || intervalBytes > CaptureOptions.MAX_INTERVAL) {
-            throw new IllegalArgumentException("interval must be between 1 byte and 1 GiB, not " + intervalBytes);
-        }
+        CaptureOptions.checkInterval(intervalBytes);
     }
 
     /** From human text ({@code 5m}, {@code 15s}, {@code 512k}); null or blank text means the default. */

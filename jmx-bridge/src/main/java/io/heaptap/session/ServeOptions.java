@@ -1,6 +1,5 @@
 package io.heaptap.session;
 
-import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -10,7 +9,7 @@ import java.util.regex.Pattern;
  *
  * @param bind        the address to bind: an IP literal or {@code localhost}; no name lookups
  * @param port        the TCP port, 0 for any free one
- * @param token       the bearer token every request must carry, or null for none
+ * @param token       the token every request must carry, or null: the target then makes one ({@link TokenFile#generate})
  * @param allowOrigin the one origin CORS allows (e.g. {@code https://grafana.example}), or null: CORS off
  */
 public record ServeOptions(String bind, int port, String token, String allowOrigin) {
@@ -49,26 +48,16 @@ public record ServeOptions(String bind, int port, String token, String allowOrig
         if (allowOrigin != null && !ORIGIN.matcher(allowOrigin.trim()).matches()) {
             throw new IllegalArgumentException("the CORS origin must look like https://host[:port], not '" + allowOrigin + "'");
         }
-        if (token == null && !isLoopback(bind)) {
-            throw new IllegalArgumentException("binding " + bind + " exposes heaptap beyond this host: it needs a token"
-                    + " (--token-file); without one, bind a loopback address such as 127.0.0.1");
-        }
     }
 
     public static ServeOptions loopback(int port) {
         return new ServeOptions(DEFAULT_BIND, port, null, null);
     }
 
-    /** 127.0.0.0/8, ::1 and localhost; decided from the text alone, without a lookup. */
-    public static boolean isLoopback(String bind) {
-        String b = bind.toLowerCase(Locale.ROOT);
-        return b.equals("localhost") || b.startsWith("127.") || b.equals("::1") || b.equals("0:0:0:0:0:0:0:1");
-    }
-
     @Override
     public String toString() {
         // Never print the token.
-        return "ServeOptions[bind=" + bind + ", port=" + port + ", token=" + (token == null ? "none" : "set")
+        return "ServeOptions[bind=" + bind + ", port=" + port + ", token=" + (token == null ? "generated" : "given")
                 + ", allowOrigin=" + allowOrigin + "]";
     }
 }

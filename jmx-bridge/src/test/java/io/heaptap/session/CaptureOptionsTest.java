@@ -48,6 +48,10 @@ class CaptureOptionsTest {
         assertTrue(refusal(null, "0", 64, 1).contains("interval must be positive"));
         assertTrue(refusal(null, "-64k", 64, 1).contains("interval must be positive"));
         assertTrue(refusal(null, "2g", 64, 1).contains("above the maximum of 1 GiB"));
+        assertTrue(refusal(null, "1", 64, 1).contains("below the minimum of 4 KiB"), "issue #15: interval 1 starved the target");
+        assertTrue(refusal(null, "4095", 64, 1).contains("below the minimum of 4 KiB"));
+        assertEquals(4096, CaptureOptions.parse(null, "4k", 64, 1, true, 1).intervalBytes());
+        assertTrue(refusal(null, "\u0663k", 64, 1).contains("cannot read"), "only ASCII digits");
         assertTrue(refusal(null, null, 0, 1).contains("depth must be between 1 and 2048"));
         assertTrue(refusal(null, null, 2049, 1).contains("depth must be between 1 and 2048"));
         assertTrue(refusal(null, null, 64, 0).contains("max stacks must be between"));
@@ -55,6 +59,16 @@ class CaptureOptionsTest {
         assertTrue(live(-5).contains("live budget must be between"));
         assertTrue(live(1 << 21).contains("live budget must be between"));
         assertEquals(0, CaptureOptions.parse(null, null, 64, 1, false, 0).liveBudget(), "no budget needed without live");
+    }
+
+    @Test
+    void referencePathWalksFitAPauseBudget() {
+        assertEquals(java.time.Duration.ofSeconds(2), PathOptions.DEFAULT.timeLimit());
+        assertEquals(java.time.Duration.ofSeconds(10), PathOptions.parse(3, 32, 1000, "10s").timeLimit());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> PathOptions.parse(3, 32, 1000, "11s")).getMessage()
+                .contains("above the maximum of 10s"), "issue #15: a 5-minute walk was accepted");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> LeakWatchOptions.parse("5m", "15s", "1k")).getMessage()
+                .contains("below the minimum of 4 KiB"));
     }
 
     @Test

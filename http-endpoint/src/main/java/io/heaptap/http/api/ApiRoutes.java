@@ -99,7 +99,11 @@ public final class ApiRoutes {
         QueryParams p = request.params().allowOnly("format", "minAge", "minGcs", "gc");
         ProfileFormat format = p.parsed("format", ProfileFormat::parse, ProfileFormat.PPROF);
         LiveFilter filter = liveFilter(p);
-        byte[] body = controller.dump(format, filter, p.bool("gc", false));
+        boolean gc = p.bool("gc", false);
+        if (gc) {
+            request.requireBearer("gc=true (a full collection, which pauses the application)");
+        }
+        byte[] body = controller.dump(format, filter, gc);
         String file = "heaptap-" + ProcessHandle.current().pid() + "-" + LocalDateTime.now().format(FILE_TIME) + format.extension();
         // A browser shows the HTML page; everything else downloads under a sensible name.
         String disposition = (format == ProfileFormat.HTML ? "inline" : "attachment") + "; filename=\"" + file + "\"";

@@ -10,21 +10,56 @@ import java.util.Set;
 import javax.management.ObjectName;
 
 /**
- * What Jolokia may do through heaptap's endpoint: read, list, search and version on every MBean;
- * exec and write only on heaptap's own MBean. heaptap is a memory tool, not a remote console for
- * the application's MBeans. Who may connect and from which origin is decided by the server before
- * Jolokia sees the request, so those checks here only mirror the server's CORS setting.
+ * What Jolokia may touch through heaptap's endpoint, as an allow-list. heaptap is a memory tool, not
+ * a remote console for the application: it exposes its own MBean (read, write, exec) and the JVM's
+ * memory-related platform MBeans (read only), and nothing else.
+ *
+ * <ul>
+ * <li>Not exposed: the application's own MBeans (a data source's password, a framework's whole
+ *     configuration), {@code com.sun.management:type=HotSpotDiagnostic} (VM options, heap dumps),
+ *     {@code com.sun.management:type=DiagnosticCommand} (the command line, system properties,
+ *     arbitrary diagnostics) and everything else not listed here. They are hidden from
+ *     {@code list} and {@code search} too.</li>
+ * <li>{@code java.lang:type=Runtime} shows only what identifies the JVM and its uptime: its
+ *     {@code SystemProperties}, {@code InputArguments}, {@code ClassPath}, {@code BootClassPath}
+ *     and {@code LibraryPath} carry secrets ({@code -Ddb.password=...}) and paths, and are never readable.</li>
+ * <li>heaptap's byte-array operations ({@code dumpBytes}, {@code leakReport}) are for the CLI over
+ *     JMX; over HTTP, {@code /api/dump} and {@code /api/leaks} serve the same data.</li>
+ * </ul>
+ * Which HTTP method may run what (exec and write only through POST) and the size of requests are
+ * decided by {@link BoundedRequestHandler}; who may connect, by the server before Jolokia sees anything.
  */
 final class HeaptapRestrictor implements Restrictor {
     private static final Set<RequestType> ALLOWED = EnumSet.of(RequestType.READ, RequestType.LIST, RequestType.SEARCH,
             RequestType.VERSION, RequestType.EXEC, RequestType.WRITE);
+    private static final Set<String> JAVA_LANG_TYPES = Set.of("Memory", "MemoryPool", "GarbageCollector", "MemoryManager",
+            "Threading", "ClassLoading", "Compilation", "OperatingSystem", "Runtime");
+    static final Set<String> RUNTIME_ATTRIBUTES = Set.of("Name", "Pid", "Uptime", "StartTime", "VmName", "VmVendor", "VmVersion",
+            "SpecName", "SpecVendor", "SpecVersion", "ManagementSpecVersion", "BootClassPathSupported");
+    private static final Set<String> CLI_ONLY_OPERATIONS = Set.of("dumpBytes", "leakReport");
 
     private final ObjectName heaptap;
-    private final String allowOrigin;
 
-    HeaptapRestrictor(ObjectName heaptap, String allowOrigin) {
+    HeaptapRestrictor(ObjectName heaptap) {
         this.heaptap = heaptap;
-        this.allowOrigin = allowOrigin;
+    }
+
+    /** Whether Jolokia may show this MBean at all. */
+    boolean isExposed(ObjectName name) {
+        if (heaptap.apply(name)) {
+            return true;
+        }
+        String type = name.getKeyProperty("type");
+        return switch (name.getDomain()) {
+            case "java.lang" -> type != null && JAVA_LANG_TYPES.contains(type);
+            case "java.nio" -> "BufferPool".equals(type);
+            default -> false;
+        };
+    }
+
+    /** The MBean whose attributes are exposed one by one (see {@link #RUNTIME_ATTRIBUTES}). */
+    static boolean isRuntime(ObjectName name) {
+        return name.getDomain().equals("java.lang") && "Runtime".equals(name.getKeyProperty("type"));
     }
 
     @Override
@@ -39,7 +74,7 @@ final class HeaptapRestrictor implements Restrictor {
 
     @Override
     public boolean isAttributeReadAllowed(ObjectName name, String attribute) {
-        return true;
+        return isExposed(name) && (!isRuntime(name) || RUNTIME_ATTRIBUTES.contains(attribute));
     }
 
     @Override
@@ -49,24 +84,21 @@ final class HeaptapRestrictor implements Restrictor {
 
     @Override
     public boolean isOperationAllowed(ObjectName name, String operation) {
-        return heaptap.apply(name);
+        return heaptap.apply(name) && !CLI_ONLY_OPERATIONS.contains(operation);
     }
 
     @Override
     public boolean isRemoteAccessAllowed(String... hostOrAddress) {
-        return true;
+        return true;  // the server decides who connects
     }
 
     @Override
     public boolean isOriginAllowed(String origin, boolean onlyWhenStrictCheckingIsEnabled) {
-        if (onlyWhenStrictCheckingIsEnabled) {
-            return true;  // the server has checked the origin already
-        }
-        return allowOrigin != null && allowOrigin.equals(origin);
+        return true;  // the server has checked the origin already
     }
 
     @Override
     public boolean isObjectNameHidden(ObjectName name) {
-        return false;
+        return !isExposed(name);
     }
 }

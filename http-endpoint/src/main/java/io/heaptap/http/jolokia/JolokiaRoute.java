@@ -1,15 +1,14 @@
 package io.heaptap.http.jolokia;
 
 import io.heaptap.http.route.Handler;
+import io.heaptap.http.route.HttpError;
 import io.heaptap.http.route.Request;
 import io.heaptap.http.route.Response;
 import io.heaptap.http.route.Router;
 
-import org.jolokia.json.JSONStructure;
 import org.jolokia.server.core.config.ConfigKey;
 import org.jolokia.server.core.config.StaticConfiguration;
 import org.jolokia.server.core.config.SystemPropertyMode;
-import org.jolokia.server.core.http.HttpRequestHandler;
 import org.jolokia.server.core.request.BadRequestException;
 import org.jolokia.server.core.request.EmptyResponseException;
 import org.jolokia.server.core.service.JolokiaServiceManagerFactory;
@@ -18,7 +17,7 @@ import org.jolokia.server.core.service.api.LogHandler;
 import org.jolokia.service.jmx.LocalRequestHandler;
 import org.jolokia.service.serializer.JolokiaSerializer;
 
-import java.io.ByteArrayInputStream;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,19 +34,18 @@ import javax.management.ObjectName;
  * <p>Jolokia's configuration is fixed here: the target's {@code jolokia.*} system properties and
  * {@code JOLOKIA_*} environment are ignored ({@link SystemPropertyMode#NEVER}), services are added
  * explicitly rather than discovered on a class path the application may share, no server detectors
- * run, nothing is logged, and stack traces never leave the JVM.
+ * run, nothing is logged, and stack traces never leave the JVM. What it exposes is an allow-list
+ * ({@link HeaptapRestrictor}); what one request may cost is bounded ({@link BoundedRequestHandler}).
  */
 public final class JolokiaRoute {
     private static final String CONTEXT = "/jolokia";
 
     private final ObjectName heaptap;
-    private final String allowOrigin;
     private JolokiaServiceManager services;
-    private HttpRequestHandler handler;
+    private BoundedRequestHandler handler;
 
-    public JolokiaRoute(ObjectName heaptap, String allowOrigin) {
+    public JolokiaRoute(ObjectName heaptap) {
         this.heaptap = heaptap;
-        this.allowOrigin = allowOrigin;
     }
 
     public void addTo(Router router) {
@@ -55,7 +53,7 @@ public final class JolokiaRoute {
     }
 
     /** Jolokia starts with the first request, not with the server: most users never call it. */
-    private synchronized HttpRequestHandler handler() {
+    private synchronized BoundedRequestHandler handler() {
         if (handler == null) {
             Map<String, String> config = new LinkedHashMap<>();
             config.put(ConfigKey.AGENT_ID.getKeyValue(), "heaptap-" + ProcessHandle.current().pid());
@@ -65,12 +63,13 @@ public final class JolokiaRoute {
             config.put(ConfigKey.INCLUDE_STACKTRACE.getKeyValue(), "false");
             config.put(ConfigKey.SERIALIZE_EXCEPTION.getKeyValue(), "false");
             config.put(ConfigKey.DEBUG.getKeyValue(), "false");
+            BoundedRequestHandler.LIMITS.forEach((key, limit) -> config.put(key.getKeyValue(), limit.toString()));
+            HeaptapRestrictor restrictor = new HeaptapRestrictor(heaptap);
             services = JolokiaServiceManagerFactory.createJolokiaServiceManager(
-                    new StaticConfiguration(config, null, SystemPropertyMode.NEVER), new Silent(),
-                    new HeaptapRestrictor(heaptap, allowOrigin), log -> new TreeSet<>());
+                    new StaticConfiguration(config, null, SystemPropertyMode.NEVER), new Silent(), restrictor, log -> new TreeSet<>());
             services.addService(new LocalRequestHandler(1000));
             services.addService(new JolokiaSerializer());
-            handler = new HttpRequestHandler(services.start());
+            handler = new BoundedRequestHandler(services.start(), restrictor);
         }
         return handler;
     }
@@ -84,23 +83,24 @@ public final class JolokiaRoute {
     }
 
     private Response get(Request request) {
-        return answer(() -> handler().handleGetRequest(request.rawPath(), pathInfo(request), parameters(request)));
+        return answer(() -> handler().get(pathInfo(request), parameters(request)));
     }
 
     private Response post(Request request) {
-        String encoding = charset(request.header("content-type"));
-        return answer(() -> handler().handlePostRequest(request.rawPath(), new ByteArrayInputStream(request.body()), encoding,
-                parameters(request)));
+        Charset charset = BoundedRequestHandler.charset(request.header("content-type"));
+        return answer(() -> handler().post(request.body(), charset, parameters(request)));
     }
 
     private interface Call {
-        JSONStructure run() throws Exception;
+        String run() throws Exception;
     }
 
     private Response answer(Call call) {
-        JSONStructure json;
+        String json;
         try {
             json = call.run();
+        } catch (HttpError e) {
+            throw e;
         } catch (BadRequestException e) {
             return text(400, "400 (Bad Request)\n\n" + e.getMessage() + "\n");
         } catch (SecurityException e) {
@@ -108,9 +108,9 @@ public final class JolokiaRoute {
         } catch (EmptyResponseException e) {
             return new Response(200, "text/plain", new byte[0], Map.of());
         } catch (Exception e) {
-            json = handler().handleThrowable(e);
+            json = handler().handleThrowable(e).toJSONString();
         }
-        return Response.json(200, json.toJSONString());
+        return Response.json(200, json);
     }
 
     private static Response text(int status, String body) {
@@ -128,18 +128,6 @@ public final class JolokiaRoute {
             params.put(e.getKey(), e.getValue().toArray(String[]::new));
         }
         return params;
-    }
-
-    private static String charset(String contentType) {
-        if (contentType != null) {
-            for (String part : contentType.split(";")) {
-                String p = part.trim();
-                if (p.regionMatches(true, 0, "charset=", 0, 8)) {
-                    return p.substring(8).replace("\"", "");
-                }
-            }
-        }
-        return StandardCharsets.UTF_8.name();
     }
 
     /** Jolokia must not write into the target's logs or console. */

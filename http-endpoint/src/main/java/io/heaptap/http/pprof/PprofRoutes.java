@@ -14,13 +14,17 @@ import io.heaptap.profile.format.ProfileWriter;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.SessionState;
+import io.heaptap.session.SessionStatus;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -32,6 +36,8 @@ import java.util.function.Supplier;
  * <p>Without {@code seconds}: the current or last capture. With {@code seconds=N}: what was
  * allocated during the next N seconds (the delta of a running capture, or a capture of exactly N
  * seconds started for the purpose), and the live set at the end. {@code heap?gc=1} collects first.
+ * Starting a capture and forcing a collection through a GET need a bearer token (scrapers send one);
+ * a browser's saved password is not enough, since any page can make the browser send it.
  */
 public final class PprofRoutes {
     public static final int MAX_SECONDS = 3600;
@@ -71,10 +77,21 @@ public final class PprofRoutes {
         boolean gc = heap && p.bool("gc", false);
         boolean text = p.integer("debug", 0, 0, 2) > 0;
         String name = heap ? "heap" : "allocs";
+        if (gc) {
+            request.requireBearer("?gc=1 (a full collection, which pauses the application)");
+        }
         if (seconds == 0) {
             return CompletableFuture.completedFuture(encode(controller.profile(LiveFilter.NONE, gc), heap, text, name));
         }
-        if (controller.status().state() == SessionState.RECORDING) {
+        SessionStatus running = controller.status();
+        if (running.state() == SessionState.RECORDING) {
+            // The delta of the running capture; a window it would not cover is refused, never silently shortened.
+            if (running.timeLeftMillis() < seconds * 1000L) {
+                long left = (running.timeLeftMillis() + 999) / 1000;
+                throw new HttpError(409, "a capture started by " + running.startedBy() + " is running and ends in " + left
+                        + " s, before the " + seconds + " s window asked for; retry after it ends, or ask for ?seconds=" + left
+                        + " or less", null, Map.of("Retry-After", Long.toString(Math.max(1, left))));
+            }
             AllocationProfile before = controller.profile(LiveFilter.NONE, false);
             return later(seconds, () -> {
                 AllocationProfile after = controller.profile(LiveFilter.NONE, gc);
@@ -82,16 +99,22 @@ public final class PprofRoutes {
                     throw new HttpError(409, "the capture was replaced during the " + seconds + " s window; retry");
                 }
                 return encode(ProfileDelta.between(before, after), heap, text, name);
-            });
+            }, () -> { });
         }
+        request.requireBearer("?seconds=N on an idle JVM (it starts a capture)");
         CaptureOptions options = new CaptureOptions(Duration.ofSeconds(seconds), CaptureOptions.DEFAULT_INTERVAL,
                 CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS, true, CaptureOptions.DEFAULT_LIVE_BUDGET);
-        controller.start(options, "pprof scrape from " + request.client());
-        return later(seconds, () -> encode(controller.profile(LiveFilter.NONE, gc), heap, text, name));
+        Instant startedAt = controller.start(options, "pprof scrape from " + request.client()).startedAt();
+        // A scraper that goes away takes its window with it: the capture stops instead of blocking others.
+        return later(seconds, () -> encode(controller.profile(LiveFilter.NONE, gc), heap, text, name),
+                () -> controller.stopIfStartedAt(startedAt, "stopped: the scrape's client went away"));
     }
 
-    /** Answers after the window without holding a worker thread while waiting. */
-    private CompletableFuture<Response> later(int seconds, Supplier<Response> work) {
+    /**
+     * Answers after the window without holding a worker thread while waiting. When the answer is
+     * cancelled (the client closed the connection), the wait ends and {@code onCancel} runs.
+     */
+    private CompletableFuture<Response> later(int seconds, Supplier<Response> work, Runnable onCancel) {
         CompletableFuture<Response> result = new CompletableFuture<>();
         Runnable answer = () -> {
             try {
@@ -100,13 +123,19 @@ public final class PprofRoutes {
                 result.completeExceptionally(e);
             }
         };
-        timer.schedule(() -> {
+        ScheduledFuture<?> wait = timer.schedule(() -> {
             try {
                 workers.execute(answer);
             } catch (RejectedExecutionException busy) {
                 result.completeExceptionally(busy);
             }
         }, seconds, TimeUnit.SECONDS);
+        result.whenComplete((response, failure) -> {
+            if (result.isCancelled()) {
+                wait.cancel(false);
+                onCancel.run();
+            }
+        });
         return result;
     }
 

@@ -53,14 +53,25 @@ public final class QueryParams {
         }
         int n;
         try {
-            n = Integer.parseInt(v.trim());
+            n = asciiInt(v.trim());
         } catch (NumberFormatException e) {
-            throw HttpError.badParameter(name, "'" + v + "' is not a whole number");
+            throw HttpError.badParameter(name, "'" + v + "' is not a whole number (ASCII digits)");
         }
         if (n < min || n > max) {
             throw HttpError.badParameter(name, n + " is outside " + min + ".." + max);
         }
         return n;
+    }
+
+    /**
+     * A whole number in ASCII digits only: {@link Integer#parseInt} also takes other scripts' digits
+     * ({@code ٣} as 3), which no client means and no log shows plainly.
+     */
+    static int asciiInt(String s) {
+        if (!s.matches("[+-]?[0-9]{1,10}")) {
+            throw new NumberFormatException(s);
+        }
+        return Integer.parseInt(s);
     }
 
     /** true/false, also 1/0 (Go's {@code ?gc=1}). */

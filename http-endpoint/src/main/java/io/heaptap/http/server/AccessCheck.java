@@ -1,72 +1,141 @@
 package io.heaptap.http.server;
 
 import io.heaptap.http.route.HttpError;
-import io.heaptap.session.ServeOptions;
+
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
+import java.util.Set;
 
 /**
- * Who may use the endpoint, checked before any route runs:
+ * Who may use the endpoint, checked before any route runs. Loopback is no boundary (every local
+ * user can connect), so the credential is what keeps heaptap to the people the Attach API lets in:
+ * the target's user and root, who alone can read the token file.
  * <ul>
- * <li>with a token, every request must carry {@code Authorization: Bearer <token>}, compared in
- *     constant time (digests of equal length, {@link MessageDigest#isEqual});</li>
- * <li>a browser's cross-origin request (an {@code Origin} that is not this server) is refused
- *     unless it is the one configured CORS origin, so a web page elsewhere cannot start, reset or
- *     read heaptap through the user's browser;</li>
- * <li>without a token, the {@code Host} header must be an IP address or {@code localhost}, which
- *     defeats DNS rebinding (a hostile name re-pointed at 127.0.0.1).</li>
+ * <li>Every request, on every route, needs the token: as {@code Authorization: Bearer <token>}
+ *     (curl, scrapers, Jolokia clients), or as the password of HTTP Basic (a browser's sign-in
+ *     prompt; the browser keeps it for this origin only, port included, unlike a cookie). Compared
+ *     in constant time (digests of equal length, {@link MessageDigest#isEqual}).</li>
+ * <li>An HTTP/1.1 request needs exactly one {@code Host}; {@code Origin} and {@code Authorization}
+ *     may each come once: two of them leave open which one a check looked at.</li>
+ * <li>A browser's request from another site ({@code Origin} not this server's, or
+ *     {@code Sec-Fetch-Site} cross-site or same-site) is refused unless it comes from the one
+ *     configured CORS origin, so a page elsewhere cannot use the user's browser as its door.</li>
+ * <li>A state change (any method but GET) needs a request no web page can forge: a bearer token
+ *     (a page cannot make a browser add one) or {@code Content-Type: application/json} (a cross-origin
+ *     page must ask first, and is refused).</li>
  * </ul>
  */
 final class AccessCheck {
-    private static final Pattern IP_HOST = Pattern.compile("\\[[0-9A-Fa-f:.]+](:\\d+)?|[0-9.]+(:\\d+)?");
+    /** Both schemes heaptap takes: Basic makes a browser show its sign-in prompt. */
+    static final String CHALLENGE = "Bearer realm=\"heaptap\"\nBasic realm=\"heaptap\", charset=\"UTF-8\"";
+    private static final Set<String> OWN_SITE = Set.of("same-origin", "none");
 
     private final byte[] tokenDigest;
     private final String allowOrigin;
 
-    AccessCheck(ServeOptions options) {
-        this.tokenDigest = options.token() == null ? null : sha256(options.token());
-        this.allowOrigin = options.allowOrigin();
+    AccessCheck(String token, String allowOrigin) {
+        this.tokenDigest = sha256(token);
+        this.allowOrigin = allowOrigin;
     }
 
-    /** Throws 401 or 403 when the request may not proceed. */
-    void check(Map<String, String> headers) {
-        String host = headers.get("host");
-        if (tokenDigest != null) {
-            String auth = headers.get("authorization");
-            if (auth == null || !auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
-                throw unauthorized("this endpoint needs Authorization: Bearer <token>");
-            }
-            if (!MessageDigest.isEqual(tokenDigest, sha256(auth.substring(7).strip()))) {
-                throw unauthorized("wrong token");
-            }
-        } else if (host != null && !isIpOrLocalhost(host)) {
-            throw new HttpError(403, "Host '" + host + "' refused: without a token heaptap answers only requests addressed to an IP"
-                    + " address or localhost");
+    /** The result of a passed check: whether the credential was a bearer token (see {@code Request#bearer}). */
+    record Passed(boolean bearer) {
+    }
+
+    /** Throws 400, 401 or 403 when the request may not proceed. */
+    Passed check(HttpVersion version, HttpMethod method, HttpHeaders headers) {
+        String host = single(headers, "host");
+        if (host == null && version.equals(HttpVersion.HTTP_1_1)) {
+            throw new HttpError(400, "an HTTP/1.1 request needs a Host header");
         }
-        String origin = headers.get("origin");
+        String origin = single(headers, "origin");
+        boolean bearer = authenticate(single(headers, "authorization"));
         if (origin != null && !origin.equals("http://" + host) && !origin.equals(allowOrigin)) {
             throw new HttpError(403, "cross-origin request from " + origin + " refused (serve with --cors-origin to allow one origin)");
         }
+        String site = headers.get("sec-fetch-site");
+        if (site != null && !OWN_SITE.contains(site.toLowerCase(Locale.ROOT)) && (origin == null || !origin.equals(allowOrigin))) {
+            throw new HttpError(403, "a request another site made your browser send (Sec-Fetch-Site: " + site + ") is refused");
+        }
+        if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD) && !bearer && !isJson(headers.get("content-type"))) {
+            throw new HttpError(403, method + " changes state and needs a request a web page cannot forge: send the token as"
+                    + " Authorization: Bearer <token>, or Content-Type: application/json");
+        }
+        return new Passed(bearer);
+    }
+
+    /** A CORS preflight from the configured origin is answered without a credential: browsers never send one there. */
+    boolean isAllowedPreflight(HttpMethod method, HttpHeaders headers) {
+        return method.equals(HttpMethod.OPTIONS) && allowOrigin != null && allowOrigin.equals(headers.get("origin"))
+                && headers.getAll("origin").size() == 1;
     }
 
     /** The CORS origin to echo for this request, or null (CORS off, or another origin). */
-    String corsOrigin(Map<String, String> headers) {
-        String origin = headers.get("origin");
-        return allowOrigin != null && allowOrigin.equals(origin) ? origin : null;
+    String corsOrigin(HttpHeaders headers) {
+        List<String> origins = headers.getAll("origin");
+        return allowOrigin != null && origins.size() == 1 && allowOrigin.equals(origins.get(0)) ? allowOrigin : null;
+    }
+
+    /** True for a bearer token, false for Basic; 401 without the right token. */
+    private boolean authenticate(String authorization) {
+        if (authorization == null) {
+            throw unauthorized("this endpoint needs the token: Authorization: Bearer <token> (heaptap serve prints where it is)");
+        }
+        String a = authorization.strip();
+        if (a.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            if (!matches(a.substring(7).strip())) {
+                throw unauthorized("wrong token");
+            }
+            return true;
+        }
+        if (a.regionMatches(true, 0, "Basic ", 0, 6)) {
+            String userAndPassword;
+            try {
+                userAndPassword = new String(Base64.getDecoder().decode(a.substring(6).strip()), StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                throw unauthorized("Basic credentials that are not Base64");
+            }
+            int colon = userAndPassword.indexOf(':');
+            if (colon < 0 || !matches(userAndPassword.substring(colon + 1))) {
+                throw unauthorized("wrong token (sign in with any user name and the token as the password)");
+            }
+            return false;
+        }
+        throw unauthorized("unsupported Authorization scheme: use Bearer <token>");
+    }
+
+    private boolean matches(String candidate) {
+        return MessageDigest.isEqual(tokenDigest, sha256(candidate));
+    }
+
+    private static String single(HttpHeaders headers, String name) {
+        List<String> values = headers.getAll(name);
+        if (values.size() > 1) {
+            throw new HttpError(400, "more than one " + name + " header");
+        }
+        return values.isEmpty() ? null : values.get(0);
+    }
+
+    private static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int semicolon = contentType.indexOf(';');
+        String type = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).strip().toLowerCase(Locale.ROOT);
+        return type.equals("application/json");
     }
 
     private static HttpError unauthorized(String message) {
-        return new HttpError(401, message, null, Map.of("WWW-Authenticate", "Bearer realm=\"heaptap\""));
-    }
-
-    private static boolean isIpOrLocalhost(String host) {
-        String h = host.toLowerCase(Locale.ROOT);
-        return h.equals("localhost") || h.startsWith("localhost:") || IP_HOST.matcher(h).matches();
+        return new HttpError(401, message, null, Map.of("WWW-Authenticate", CHALLENGE));
     }
 
     private static byte[] sha256(String s) {

@@ -11,8 +11,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The pipeline of every connection: HTTP codec with bounded request line and headers, the body
- * aggregated up to a limit, the request deadline, and the dispatcher. Connections beyond a fixed
+ * The pipeline of every connection: the request deadline (on the raw bytes), HTTP codec with
+ * bounded request line and headers, the body aggregated up to a limit, and the dispatcher (which
+ * answers pipelined requests in order). Connections beyond a fixed
  * number are closed at once, so a flood of idle sockets cannot pile up in the target.
  */
 final class ChannelSetup extends ChannelInitializer<SocketChannel> {
@@ -42,12 +43,12 @@ final class ChannelSetup extends ChannelInitializer<SocketChannel> {
         }
         ch.closeFuture().addListener(f -> open.decrementAndGet());
         ch.pipeline()
+                .addLast(new RequestDeadline(REQUEST_DEADLINE_MILLIS))
                 .addLast(new HttpServerCodec(new HttpDecoderConfig()
                         .setMaxInitialLineLength(MAX_INITIAL_LINE)
                         .setMaxHeaderSize(MAX_HEADERS)
                         .setMaxChunkSize(8192)))
                 .addLast(new LimitedAggregator(MAX_BODY))
-                .addLast(new RequestDeadline(REQUEST_DEADLINE_MILLIS))
                 .addLast(new Dispatcher(router, access, workers));
     }
 }

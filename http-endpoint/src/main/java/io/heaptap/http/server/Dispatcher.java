@@ -14,9 +14,11 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -26,13 +28,27 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Turns a complete request into a {@link Request}, checks access, and runs its route on a worker
- * thread (the event loop never waits on the Controller or a dump). One request per connection is
- * in flight: reading pauses until its response is written, so pipelined requests cannot overtake.
+ * thread (the event loop never waits on the Controller or a dump).
+ *
+ * <p>HTTP/1.1 pipelining: requests wait in a queue of this connection and are answered one at a
+ * time; the next is taken only once the answer to this one is written, so answers leave in the
+ * order the requests came, none is lost, a {@code Connection: close} is honoured after every answer
+ * before it, and a malformed request later in a pipeline is answered (400, then close) in its turn.
+ * The connection goes on reading while a request is in flight, so a client that goes away is
+ * noticed; with {@value #MAX_PIPELINED} requests waiting it stops reading until one is answered.
+ *
+ * <p>When the client goes away while its request is in flight, the route's future is cancelled, so
+ * a {@code /debug/pprof?seconds=N} window ends with it.
  */
 final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
+    static final int MAX_PIPELINED = 16;
     private final Router router;
     private final AccessCheck access;
     private final Executor workers;
+    private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
+    private boolean busy;  // on the event loop only
+    private volatile CompletableFuture<Response> inFlight;
+    private volatile boolean closed;
 
     Dispatcher(Router router, AccessCheck access, Executor workers) {
         this.router = router;
@@ -41,59 +57,110 @@ final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        closed = true;
+        pending.forEach(FullHttpRequest::release);
+        pending.clear();
+        CompletableFuture<Response> running = inFlight;
+        if (running != null) {
+            running.cancel(false);
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest msg) {
+        ctx.pipeline().fireUserEventTriggered(RequestDeadline.REQUEST_RECEIVED);
+        pending.add(msg.retain());
+        if (pending.size() >= MAX_PIPELINED) {
+            ctx.channel().config().setAutoRead(false);
+        }
+        if (!busy) {
+            next(ctx);
+        }
+    }
+
+    /** Takes the next waiting request, or, with none, reads again and starts the wait for one. */
+    private void next(ChannelHandlerContext ctx) {
+        FullHttpRequest msg = pending.poll();
+        if (pending.size() < MAX_PIPELINED && !ctx.channel().config().isAutoRead()) {
+            ctx.channel().config().setAutoRead(true);
+        }
+        if (msg == null) {
+            busy = false;
+            ctx.pipeline().fireUserEventTriggered(RequestDeadline.READY_FOR_NEXT);
+            return;
+        }
+        busy = true;
+        try {
+            handle(ctx, msg);
+        } finally {
+            msg.release();
+        }
+    }
+
+    private void handle(ChannelHandlerContext ctx, FullHttpRequest msg) {
         if (msg.decoderResult().isFailure()) {
             Throwable cause = msg.decoderResult().cause();
-            int status = cause instanceof TooLongHttpHeaderException ? 431 : cause instanceof TooLongFrameException ? 414 : 400;
-            Responses.sendAndClose(ctx.channel(), status, "malformed HTTP request: " + cause.getMessage());
+            int status = cause instanceof TooLongHttpContentException ? 413
+                    : cause instanceof TooLongHttpHeaderException ? 431 : cause instanceof TooLongFrameException ? 414 : 400;
+            respond(ctx, ErrorResponses.of(status, status == 413 ? cause.getMessage() : "malformed HTTP request: " + cause.getMessage(),
+                    null), false, null);
             return;
         }
         boolean keepAlive = HttpUtil.isKeepAlive(msg);
-        Map<String, String> headers = new HashMap<>();
-        msg.headers().forEach(h -> headers.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
-        String cors = access.corsOrigin(headers);
+        String cors = access.corsOrigin(msg.headers());
         Request request;
         Handler handler;
         try {
-            access.check(headers);
+            if (access.isAllowedPreflight(msg.method(), msg.headers())) {
+                respond(ctx, preflight(), keepAlive, cors);
+                return;
+            }
+            AccessCheck.Passed passed = access.check(msg.protocolVersion(), msg.method(), msg.headers());
+            Map<String, String> headers = new HashMap<>();
+            msg.headers().forEach(h -> headers.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
             QueryStringDecoder uri = new QueryStringDecoder(msg.uri());
             String raw = msg.uri();
             int q = raw.indexOf('?');
             request = new Request(msg.method().name(), uri.path(), q < 0 ? raw : raw.substring(0, q), uri.parameters(), headers,
-                    ByteBufUtil.getBytes(msg.content()), client(ctx));
-            if (msg.method().equals(HttpMethod.OPTIONS) && cors != null) {
-                respond(ctx, preflight(), keepAlive, cors);
-                return;
-            }
+                    ByteBufUtil.getBytes(msg.content()), client(ctx), passed.bearer());
             handler = router.route(request.method(), request.path());
         } catch (RuntimeException e) {
             respond(ctx, ErrorResponses.of(e), keepAlive, cors);
             return;
         }
-        ctx.channel().config().setAutoRead(false);
         try {
-            CompletableFuture.supplyAsync(() -> start(handler, request), workers)
-                    .thenCompose(f -> f)
-                    .whenComplete((response, failure) ->
-                            respond(ctx, failure == null ? response : ErrorResponses.of(failure), keepAlive, cors));
-        } catch (RejectedExecutionException busy) {
-            respond(ctx, ErrorResponses.of(busy), keepAlive, cors);
+            workers.execute(() -> {
+                CompletableFuture<Response> answer = start(handler, request);
+                inFlight = answer;
+                if (closed) {
+                    answer.cancel(false);
+                }
+                answer.whenComplete((response, failure) -> {
+                    inFlight = null;
+                    respond(ctx, failure == null ? response : ErrorResponses.of(failure), keepAlive, cors);
+                });
+            });
+        } catch (RejectedExecutionException full) {
+            respond(ctx, ErrorResponses.of(full), keepAlive, cors);
         }
     }
 
     private static CompletableFuture<Response> start(Handler handler, Request request) {
         try {
             return handler.handle(request);
-        } catch (Exception e) {
+        } catch (Exception | OutOfMemoryError e) {
+            // heaptap's own allocation failing is heaptap's failure, answered as such; never the application's.
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private static void respond(ChannelHandlerContext ctx, Response response, boolean keepAlive, String cors) {
+    /** Writes the answer; then takes the next request, or closes. */
+    private void respond(ChannelHandlerContext ctx, Response response, boolean keepAlive, String cors) {
         Responses.send(ctx.channel(), response, keepAlive, cors).addListener(f -> {
             if (keepAlive && f.isSuccess() && ctx.channel().isActive()) {
-                ctx.pipeline().fireUserEventTriggered(RequestDeadline.READY_FOR_NEXT);
-                ctx.channel().config().setAutoRead(true);
+                next(ctx);  // the listener runs on the event loop
             }
         });
     }

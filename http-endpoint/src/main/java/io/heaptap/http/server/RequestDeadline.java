@@ -1,8 +1,8 @@
 package io.heaptap.http.server;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http.FullHttpRequest;
 
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -10,14 +10,22 @@ import java.util.concurrent.TimeUnit;
 /**
  * A connection must deliver a whole request within a fixed time of becoming ready for one (opened,
  * or the previous response sent). An idle read timeout would not do: a client sending one byte a
- * second never goes idle. When the time is up the connection gets a 408 and is closed.
+ * second never goes idle. When the time is up with part of a request received, the connection gets
+ * a 408 and is closed; with nothing received it is closed quietly, as an idle keep-alive connection
+ * is: a 408 nobody asked for would be read by a client as the answer to its next request.
+ *
+ * <p>First in the pipeline, it sees the raw bytes; the dispatcher tells it when a request is whole
+ * ({@link #REQUEST_RECEIVED}) and when the connection is ready for the next ({@link #READY_FOR_NEXT}).
  */
 final class RequestDeadline extends ChannelDuplexHandler {
     /** Fired by the dispatcher when a response has been written and the connection stays open. */
     static final Object READY_FOR_NEXT = new Object();
+    /** Fired by the dispatcher when a whole request has arrived. */
+    static final Object REQUEST_RECEIVED = new Object();
 
     private final long millis;
     private ScheduledFuture<?> timeout;
+    private boolean bytesSinceReady;
 
     RequestDeadline(long millis) {
         this.millis = millis;
@@ -31,8 +39,8 @@ final class RequestDeadline extends ChannelDuplexHandler {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        if (msg instanceof FullHttpRequest) {
-            disarm();
+        if (msg instanceof ByteBuf b && b.isReadable()) {
+            bytesSinceReady = true;
         }
         super.channelRead(ctx, msg);
     }
@@ -41,6 +49,8 @@ final class RequestDeadline extends ChannelDuplexHandler {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt == READY_FOR_NEXT) {
             arm(ctx);
+        } else if (evt == REQUEST_RECEIVED) {
+            disarm();
         } else {
             super.userEventTriggered(ctx, evt);
         }
@@ -54,8 +64,14 @@ final class RequestDeadline extends ChannelDuplexHandler {
 
     private void arm(ChannelHandlerContext ctx) {
         disarm();
-        timeout = ctx.executor().schedule(() -> Responses.sendAndClose(ctx.channel(), 408,
-                "no complete request within " + millis + " ms"), millis, TimeUnit.MILLISECONDS);
+        bytesSinceReady = false;
+        timeout = ctx.executor().schedule(() -> {
+            if (bytesSinceReady) {
+                Responses.sendAndClose(ctx.channel(), 408, "no complete request within " + millis + " ms");
+            } else {
+                ctx.close();
+            }
+        }, millis, TimeUnit.MILLISECONDS);
     }
 
     private void disarm() {

@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 
+import java.util.List;
 import java.util.Map;
 
 /** heaptap's {@link Response} onto the wire, with the headers every response carries. */
@@ -33,7 +34,8 @@ final class Responses {
             out.headers().set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, corsOrigin).set(HttpHeaderNames.VARY, "Origin");
         }
         for (Map.Entry<String, String> h : r.headers().entrySet()) {
-            out.headers().set(h.getKey(), h.getValue());
+            // A value of several lines is that header several times (WWW-Authenticate's two challenges).
+            out.headers().set(h.getKey(), List.of(h.getValue().split("\n")));
         }
         out.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
         ChannelFuture written = channel.writeAndFlush(out);

@@ -68,7 +68,7 @@ public final class RunningServer implements AutoCloseable {
      * Binds and starts serving, or fails with an {@link IllegalStateException} that says why, having
      * released everything it had started.
      */
-    public static RunningServer start(ServeOptions options, Router router, Threads threads) {
+    public static RunningServer start(ServeOptions options, String token, Router router, Threads threads) {
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, named("heaptap-http-loop", false), NioIoHandler.newFactory());
         try {
             Channel channel = new ServerBootstrap()
@@ -76,7 +76,7 @@ public final class RunningServer implements AutoCloseable {
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 64)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new ChannelSetup(router, new AccessCheck(options), threads.workers()))
+                    .childHandler(new ChannelSetup(router, new AccessCheck(token, options.allowOrigin()), threads.workers()))
                     .bind(new InetSocketAddress(options.bind(), options.port()))
                     .sync()
                     .channel();

@@ -12,8 +12,12 @@
   let leakSnapshots = -1;
   let leakState = null;
 
+  // A state change is sent as JSON: a request no page of another site can make the browser send. The
+  // URL is absolute: a page opened as http://user:token@host/ may not fetch relative URLs.
   async function call(method, url) {
-    const response = await fetch(url, {method: method, headers: {'Accept': 'application/json'}});
+    const headers = {'Accept': 'application/json'};
+    if (method !== 'GET') headers['Content-Type'] = 'application/json';
+    const response = await fetch(location.origin + url, {method: method, headers: headers});
     const body = await response.json();
     if (!response.ok) throw new Error(body.error ? body.error.message : response.statusText);
     return body;

@@ -33,6 +33,17 @@ public final class Http {
         return new Http(base, t);
     }
 
+    /** The bearer token this client sends, or null. */
+    public String token() {
+        return token;
+    }
+
+    /** The base URL with the token as a Basic password ({@code http://heaptap:TOKEN@host:port/}), as a browser signs in. */
+    public String browserUrl() {
+        URI u = URI.create(base);
+        return "http://heaptap:" + token + "@" + u.getHost() + ":" + u.getPort() + "/";
+    }
+
     public record Reply(int status, java.net.http.HttpHeaders headers, byte[] body) {
         public String text() {
             return new String(body, StandardCharsets.UTF_8);
