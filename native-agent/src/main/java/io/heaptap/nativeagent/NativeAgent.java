@@ -117,15 +117,16 @@ public final class NativeAgent {
     }
 
     /**
-     * The current or last capture, with the live set now seen through a filter; objects born at or
-     * after {@code bornBeforeNanos} ({@link System#nanoTime()}) are left out, Long.MAX_VALUE for none.
+     * The current or last capture, with the live set now seen through a filter and split by the
+     * proof of liveness read before this call (see {@link LiveProof}); the heap's use is read after it.
      */
-    public NativeSnapshot snapshot(LiveFilter filter, long bornBeforeNanos) throws IOException {
+    public NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) throws IOException {
         byte[] bytes = snapshot0();
         if (bytes == null) {
             throw new IOException("the native agent could not produce a snapshot");
         }
-        return SnapshotDecoder.decode(bytes, filter, bornBeforeNanos);
+        java.lang.management.MemoryUsage heap = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        return SnapshotDecoder.decode(bytes, filter, proof.withHeap(heap.getUsed(), heap.getMax()));
     }
 
     /**
