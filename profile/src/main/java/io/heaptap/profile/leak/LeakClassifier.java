@@ -78,10 +78,16 @@ public final class LeakClassifier {
         long markings = last.markings() - series.markingsAtStart();
         double rising = byteTrend.risingProbability();
         double perSecond = allocated / (window / 1000.0);
-        // Growth beyond the noise: the trend's rise over the span against the two ends' sampling errors
-        // (the trend, not the raw end points, so one outlying snapshot neither makes nor hides it).
+        // Growth beyond the noise: the trend's rise over the span against the sampling errors at both
+        // ends (the trend and median variances of each end's third, so one outlying snapshot neither
+        // makes nor hides it).
+        double[] variances = proven.stream().mapToDouble(SitePoint::liveBytesVariance).toArray();
+        double[] early = new double[k];
+        for (int i = 0; i < k; i++) {
+            early[i] = variances[k - 1 - i];
+        }
         boolean separated = k >= 2 && byteTrend.slopePerMinute() * (span / 60_000.0)
-                > Estimate.Z * Math.sqrt(proven.get(0).liveBytesVariance() + proven.get(k - 1).liveBytesVariance());
+                > Estimate.Z * Math.sqrt(recentLevel(early) + recentLevel(variances));
         boolean growing = separated && byteTrend.slopePerMinute() > 0 && growth >= GROWTH && (k < 4 || rising >= RISING_STRONG);
 
         Verdict verdict;
