@@ -263,6 +263,7 @@ public final class Controller {
      */
     synchronized long forceFullGc() {
         NativeAgent native_ = requireAgent();
+        liveTracker.markings().beginForced();
         long began = System.nanoTime();
         if (!native_.forceGc()) {
             return -1;

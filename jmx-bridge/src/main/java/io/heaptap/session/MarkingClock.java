@@ -60,9 +60,11 @@ final class MarkingClock {
 
     private final long originNanos;
     private final String limitation;
+    private final boolean forcedProves;
     private long completed;
     private long forced;
-    private long pendingForced;
+    private long forcedCalls;
+    private long forcedNotifications;
     private long provenBeforeNanos = Long.MIN_VALUE;
     private long lastCompletedNanos;
     private boolean anyCompleted;
@@ -71,13 +73,14 @@ final class MarkingClock {
 
     MarkingClock() {
         this(System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(ManagementFactory.getRuntimeMXBean().getUptime() + 1),
-                limitationFor(ManagementFactory.getGarbageCollectorMXBeans().stream().map(b -> b.getName()).toList()));
+                ManagementFactory.getGarbageCollectorMXBeans().stream().map(b -> b.getName()).toList());
     }
 
-    /** {@code originNanos}: the nanoTime at or before the collector's millisecond clock read 0. */
-    MarkingClock(long originNanos, String limitation) {
+    /** {@code originNanos}: the nanoTime at or before the collector's millisecond clock read 0; the GC beans' names. */
+    MarkingClock(long originNanos, java.util.List<String> beanNames) {
         this.originNanos = originNanos;
-        this.limitation = limitation;
+        this.limitation = limitationFor(beanNames);
+        this.forcedProves = beanNames.stream().anyMatch(n -> Kind.ofBean(n) != Kind.NONE);
     }
 
     static String limitationFor(java.util.List<String> beanNames) {
@@ -87,7 +90,7 @@ final class MarkingClock {
         }
         if (beanNames.stream().noneMatch(n -> Kind.ofBean(n) != Kind.NONE)) {
             return "heaptap knows no whole-heap marking of this collector (" + String.join(", ", beanNames)
-                    + "): only the collections heaptap forces (--gc) prove liveness";
+                    + "): nothing is proven live, not even by a forced collection";
         }
         return "";
     }
@@ -115,8 +118,9 @@ final class MarkingClock {
         }
         provenBeforeNanos = Math.max(provenBeforeNanos, bound);
         if (counts) {
-            if (FORCED_CAUSE.equals(cause) && pendingForced > 0) {
-                pendingForced--;  // already counted by forced()
+            // heaptap's own forced collections are counted by forced(); their notifications may come
+            // before or after it, so only forced collections beyond heaptap's own count here.
+            if (FORCED_CAUSE.equals(cause) && ++forcedNotifications <= forcedCalls) {
                 return;
             }
             complete(end);
@@ -129,11 +133,21 @@ final class MarkingClock {
         lastCompletedNanos = Math.max(lastCompletedNanos, endNanos);
     }
 
-    /** heaptap forced a whole-heap collection that began after {@code beganNanos} and has completed. */
+    /** heaptap is about to force a collection: its notification, whenever it comes, is not counted twice. */
+    synchronized void beginForced() {
+        forcedCalls++;
+    }
+
+    /**
+     * heaptap forced a whole-heap collection that began after {@code beganNanos} and has completed (after
+     * {@link #beginForced}). A collector that marks nothing (Epsilon) proves nothing by it.
+     */
     synchronized void forced(long beganNanos) {
+        if (!forcedProves) {
+            return;
+        }
         provenBeforeNanos = Math.max(provenBeforeNanos, beganNanos);
         forced++;
-        pendingForced++;
         complete(System.nanoTime());
     }
 
