@@ -99,6 +99,8 @@ class CollectorsIT {
             Result r = HeaptapCli.run("dump", pid, "--format", "json", "--gc");
             assertEquals(0, r.exitCode(), r::toString);
             long logged = wholeHeapMarkings(Files.readAllLines(log), gc, extra) - before;
+            // A concurrent collector may add a cycle of its own meanwhile: the log says how many ran.
+            assertTrue(logged >= 3, "the collector logged the two System.gc() and the forced collection: " + logged);
             boolean seesConcurrent = extra.isEmpty() || jdk.feature() >= 20;
             long expected = seesConcurrent ? logged : logged - 2;
             // The notifications of the two System.gc() may still be on their way: wait for them, not for time.
@@ -108,7 +110,6 @@ class CollectorsIT {
                 counted[0] = Profiles.json(d.stdout()).get("live").get("markings").get("inCapture").asLong();
                 return counted[0] >= expected;
             });
-            assertEquals(3, logged, "the collector logged the two System.gc() and the forced collection");
             assertEquals(expected, counted[0], "markings counted once each, as logged");
             String limitation = Profiles.json(r.stdout()).get("live").get("markings").get("limitation").asText();
             assertEquals(gc.equals("UseG1GC") && jdk.feature() < 20, !limitation.isEmpty(), limitation);

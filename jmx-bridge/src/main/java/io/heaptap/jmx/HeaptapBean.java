@@ -146,7 +146,7 @@ final class HeaptapBean implements HeaptapMXBean {
     @Override
     public double getUnexaminedLiveBytes() {
         AllocationProfile p = controller.recentProfile();
-        return p == null ? 0 : p.liveTotals().unexamined().bytes().value() + p.liveTotals().largeUnexamined().bytes().value();
+        return p == null ? 0 : p.liveTotals().unexamined().bytes().value() + p.liveTotals().heldUnexamined().bytes().value();
     }
 
     @Override
@@ -337,7 +337,7 @@ final class HeaptapBean implements HeaptapMXBean {
             AllocationSite s = sites.get(i);
             LiveStats l = s.live();
             rows.add(new LiveRow(i + 1, s.type(), s.allocatedAt(), l.proven().bytes().value(), l.proven().bytes().lower(),
-                    l.proven().bytes().upper(), l.unexamined().bytes().value() + l.largeUnexamined().bytes().value(),
+                    l.proven().bytes().upper(), l.unexamined().bytes().value() + l.heldUnexamined().bytes().value(),
                     l.proven().objects().value(), l.tracked(),
                     l.medianAge().toMillis(), l.maxAge().toMillis(), l.medianGcs()));
         }

@@ -277,7 +277,8 @@ public final class Controller {
     /** The proof a snapshot is judged by: read before the snapshot, so no marking vouches for references checked before it. */
     private LiveProof liveProof(boolean gcForced) {
         MarkingClock clock = liveTracker.markings();
-        return new LiveProof(clock.provenBeforeNanos(), clock.markings(markingsAtStart, forcedAtStart), gcForced);
+        return new LiveProof(clock.provenBeforeNanos(), clock.markings(markingsAtStart, forcedAtStart), gcForced,
+                clock.trackingHoldsAll());
     }
 
     /** The marking clock as of now, for the capture's window. */

@@ -140,7 +140,7 @@ final class SnapshotDecoder {
             long gcs = in.readLong();
             boolean large = in.readUnsignedByte() != 0;
             boolean proven = nowNanos - age < proof.provenBeforeNanos();
-            TrackedObject o = new TrackedObject(size, objects, bytesWeight, age, gcs, proven, large);
+            TrackedObject o = new TrackedObject(size, objects, bytesWeight, age, gcs, proven, large || proof.trackingHoldsAll());
             if (site >= 0 && site < siteCount && filter.accepts(o)) {
                 tracked.get(site).add(o);
             }

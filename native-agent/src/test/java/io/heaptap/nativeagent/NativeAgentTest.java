@@ -204,12 +204,12 @@ class NativeAgentTest {
         NativeSnapshot unexamined = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
         long beforeGc = System.nanoTime();
         agent.forceGc();  // the three in four dropped arrays must be gone before "live" means kept
-        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, new LiveProof(beforeGc, Markings.NONE, true));
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, new LiveProof(beforeGc, Markings.NONE, true, false));
         AllocationSite before = unexamined.sites().stream().filter(s -> s.type().equals("byte[]")
                 && s.stack().get(0).methodName().equals("theLargeObjectStratumIsBoundedAndUnbiased")).findFirst().orElseThrow();
         // Before a marking, large objects are never upscaled: heaptap's reference may be all that holds them.
         assertEquals(0, before.live().unexamined().tracked());
-        assertEquals(before.live().tracked(), before.live().largeUnexamined().tracked());
+        assertEquals(before.live().tracked(), before.live().heldUnexamined().tracked());
         AllocationSite site = snapshot.sites().stream().filter(s -> s.type().equals("byte[]")
                 && s.stack().get(0).methodName().equals("theLargeObjectStratumIsBoundedAndUnbiased")).findFirst().orElseThrow();
         assertTrue(site.live().tracked() <= 32, "the large stratum holds at most its budget: " + site.live().tracked());

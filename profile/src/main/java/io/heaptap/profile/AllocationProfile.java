@@ -39,7 +39,7 @@ public record AllocationProfile(CaptureInfo info, LiveInfo liveInfo, List<Alloca
 
     /** Live totals over a group of sites: the proven part, the part not yet examined, large objects not yet examined. */
     public record LiveTotals(String name, long tracked, LiveStats.Part proven, LiveStats.Part unexamined,
-                             LiveStats.Part largeUnexamined) {
+                             LiveStats.Part heldUnexamined) {
         /** Proven plus not yet examined: what the weak references still point at, estimated. */
         public double estimatedBytes() {
             return proven.bytes().value() + unexamined.bytes().value();
@@ -84,7 +84,7 @@ public record AllocationProfile(CaptureInfo info, LiveInfo liveInfo, List<Alloca
             tracked += site.live().tracked();
             proven = proven.plus(site.live().proven());
             unexamined = unexamined.plus(site.live().unexamined());
-            large = large.plus(site.live().largeUnexamined());
+            large = large.plus(site.live().heldUnexamined());
         }
         return new LiveTotals(name, tracked, proven, unexamined, large);
     }

@@ -14,8 +14,9 @@ import java.util.function.ToLongFunction;
  * <li>{@link #unexamined()}: allocated since the last such marking. They may be garbage that only
  * young collections have passed over.</li>
  * </ul>
- * Large objects not yet examined are not upscaled at all ({@link #largeUnexamined()}): on G1 the weak
- * reference heaptap holds to a humongous object keeps it from G1's eager reclaim, so the tracked
+ * Objects not yet examined that heaptap's own weak reference may be keeping alive are not upscaled
+ * at all ({@link #heldUnexamined()}): on G1 the reference blocks the eager reclaim of a humongous
+ * object, and generational ZGC's minor collections leave JNI weak references alone, so the tracked
  * sample outlives the untracked objects it would stand for.
  *
  * <p>Ages and GCs survived are over every tracked object of the site; medians are weighted by the
@@ -24,11 +25,11 @@ import java.util.function.ToLongFunction;
  * @param tracked         tracked objects behind the figures (a count)
  * @param proven          the proven part
  * @param unexamined      the part not yet examined by a marking (upscaled; large objects left out)
- * @param largeUnexamined large tracked objects not yet examined, as they are: a count and their own bytes
+ * @param heldUnexamined tracked objects not yet examined that tracking may hold, as they are: a count and their own bytes
  * @param provenMedianAge  median age of the proven objects (zero when none)
  * @param provenMaxAge     age of the oldest proven object (zero when none): what tells a leak from a cache
  */
-public record LiveStats(long tracked, Part proven, Part unexamined, Part largeUnexamined, Duration minAge, Duration medianAge,
+public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUnexamined, Duration minAge, Duration medianAge,
                         Duration maxAge, long minGcs, long medianGcs, long maxGcs, Duration provenMedianAge,
                         Duration provenMaxAge) {
 
@@ -87,7 +88,7 @@ public record LiveStats(long tracked, Part proven, Part unexamined, Part largeUn
                 proven = proven.plus(o);
                 provenObjects.add(o);
                 provenWeight += o.objects();
-            } else if (o.large()) {
+            } else if (o.heldByTracking()) {
                 large = large.plusAsIs(o);
             } else {
                 unexamined = unexamined.plus(o);

@@ -11,8 +11,11 @@ package io.heaptap.profile;
  * @param proven      a whole-heap marking that began after its allocation has completed and its
  *                    weak reference is still set: it was reachable then (otherwise it is not yet
  *                    examined, and may be garbage no collection has looked at)
- * @param large       in the live table's large-object stratum (G1's humongous objects)
+ * @param heldByTracking until a marking examines it, heaptap's own weak reference may be what keeps it:
+ *                    a large object on G1 (the reference blocks eager reclaim of humongous objects),
+ *                    or any object under generational ZGC (minor collections leave JNI weak
+ *                    references alone); such an object is never upscaled before it is proven
  */
 public record TrackedObject(long sizeBytes, double objects, double bytes, long ageNanos, long gcsSurvived, boolean proven,
-                            boolean large) {
+                            boolean heldByTracking) {
 }

@@ -52,7 +52,7 @@ final class StatusJson {
         } else {
             AllocationProfile.LiveTotals live = recent.liveTotals();
             json.beginObject();
-            JsonWriter.parts(json, live.proven(), live.unexamined(), live.largeUnexamined());
+            JsonWriter.parts(json, live.proven(), live.unexamined(), live.heldUnexamined());
             JsonWriter.markings(json, recent.liveInfo().markings());
             json.field("heapUsedBytes", recent.liveInfo().heapUsedBytes()).field("heapMaxBytes", recent.liveInfo().heapMaxBytes());
             json.name("summary").beginArray();

@@ -62,7 +62,7 @@ final class TopJson {
                     .field("estimatedBytesLow", l.proven().bytes().lower())
                     .field("estimatedBytesHigh", l.proven().bytes().upper())
                     .field("estimatedObjects", l.proven().objects().value())
-                    .field("unexaminedBytes", l.unexamined().bytes().value() + l.largeUnexamined().bytes().value())
+                    .field("unexaminedBytes", l.unexamined().bytes().value() + l.heldUnexamined().bytes().value())
                     .field("impossible", profile.isImpossible(l))
                     .field("trackedObjects", l.tracked())
                     .field("medianAgeMillis", l.medianAge().toMillis())

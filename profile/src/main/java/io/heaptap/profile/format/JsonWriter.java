@@ -99,7 +99,7 @@ public final class JsonWriter implements ProfileWriter {
                 .field("heapUsedBytes", live.heapUsedBytes())
                 .field("heapMaxBytes", live.heapMaxBytes());
         markings(j, live.markings());
-        parts(j, liveTotal.proven(), liveTotal.unexamined(), liveTotal.largeUnexamined());
+        parts(j, liveTotal.proven(), liveTotal.unexamined(), liveTotal.heldUnexamined());
         j.name("impossibleFigures").beginArray();
         profile.impossibleFigures().forEach(j::value);
         j.endArray().endObject();
@@ -122,7 +122,7 @@ public final class JsonWriter implements ProfileWriter {
             } else {
                 LiveStats l = s.live();
                 j.beginObject().field("tracked", l.tracked());
-                parts(j, l.proven(), l.unexamined(), l.largeUnexamined());
+                parts(j, l.proven(), l.unexamined(), l.heldUnexamined());
                 j.field("impossible", profile.isImpossible(l))
                         .field("minAgeMillis", l.minAge().toMillis())
                         .field("medianAgeMillis", l.medianAge().toMillis())
@@ -162,7 +162,7 @@ public final class JsonWriter implements ProfileWriter {
             j.beginObject()
                     .field("type", t.name())
                     .field("tracked", t.tracked());
-            parts(j, t.proven(), t.unexamined(), t.largeUnexamined());
+            parts(j, t.proven(), t.unexamined(), t.heldUnexamined());
             j.endObject();
         }
         j.endArray();
@@ -176,13 +176,13 @@ public final class JsonWriter implements ProfileWriter {
 
     /**
      * The live set in its parts: {@code proven} (still referenced after a whole-heap marking that began
-     * after allocation), {@code unexamined} (allocated since: may be garbage) and {@code largeUnexamined}
+     * after allocation), {@code unexamined} (allocated since: may be garbage) and {@code heldUnexamined}
      * (large objects not yet examined, not upscaled: counts and their own bytes).
      */
     public static void parts(JsonOutput j, LiveStats.Part proven, LiveStats.Part unexamined, LiveStats.Part large) {
         part(j, "proven", proven);
         part(j, "unexamined", unexamined);
-        j.name("largeUnexamined").beginObject()
+        j.name("heldUnexamined").beginObject()
                 .field("tracked", large.tracked())
                 .field("bytes", large.bytes().value())
                 .endObject();

@@ -29,10 +29,11 @@ public final class LiveSummary {
         lines.add(String.format(Locale.ROOT, "proven live: %s in %s objects (still referenced after a whole-heap marking that"
                 + " began after their allocation)", HumanUnits.formatBytes(total.proven().bytes()),
                 HumanUnits.formatCount(total.proven().objects())));
-        String large = total.largeUnexamined().tracked() == 0 ? ""
-                : String.format(Locale.ROOT, "; and %,d large objects (%s) counted as they are, not upscaled: heaptap's weak"
-                        + " reference keeps G1 from reclaiming them early", total.largeUnexamined().tracked(),
-                        HumanUnits.formatBytes(total.largeUnexamined().bytes().value()));
+        String large = total.heldUnexamined().tracked() == 0 ? ""
+                : String.format(Locale.ROOT, "; and %,d objects (%s) counted as they are, not upscaled: heaptap's weak reference"
+                        + " may be all that keeps them (G1 humongous objects; every object under generational ZGC)",
+                        total.heldUnexamined().tracked(),
+                        HumanUnits.formatBytes(total.heldUnexamined().bytes().value()));
         lines.add(String.format(Locale.ROOT, "not yet examined: %s in %s objects (allocated since the last marking: may be garbage)%s",
                 HumanUnits.formatBytes(total.unexamined().bytes()), HumanUnits.formatCount(total.unexamined().objects()), large));
         lines.add(live.markings().describe(window));

@@ -127,7 +127,7 @@ final class PprofWriter implements ProfileWriter {
         comments.add(String.format(Locale.ROOT, "heaptap: inuse_* is the proven live part: objects still referenced after a whole-heap"
                         + " marking that began after their allocation (%s); not yet examined, left out: %s in %d tracked objects",
                 HumanUnits.formatBytes(live.proven().bytes()), HumanUnits.formatBytes(live.unexamined().bytes().value()
-                        + live.largeUnexamined().bytes().value()), live.unexamined().tracked() + live.largeUnexamined().tracked()));
+                        + live.heldUnexamined().bytes().value()), live.unexamined().tracked() + live.heldUnexamined().tracked()));
         comments.add("heaptap: " + profile.liveInfo().markings().describe("capture"));
         for (String problem : profile.impossibleFigures()) {
             comments.add("heaptap: warning: " + problem);

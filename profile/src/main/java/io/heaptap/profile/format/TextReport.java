@@ -116,7 +116,7 @@ final class TextReport implements ProfileWriter {
             AllocationSite s = sites.get(i);
             LiveStats l = s.live();
             w.printf(Locale.ROOT, "%4d  %28s  %22s  %,8d  %-22s  %-14s  %s%s%n", i + 1, HumanUnits.formatBytes(l.proven().bytes()),
-                    HumanUnits.formatBytes(l.unexamined().bytes().value() + l.largeUnexamined().bytes().value()), l.tracked(),
+                    HumanUnits.formatBytes(l.unexamined().bytes().value() + l.heldUnexamined().bytes().value()), l.tracked(),
                     HumanUnits.formatDuration(l.minAge()) + "/" + HumanUnits.formatDuration(l.medianAge()) + "/"
                             + HumanUnits.formatDuration(l.maxAge()),
                     l.minGcs() + "/" + l.medianGcs() + "/" + l.maxGcs(), s.type(),
@@ -135,7 +135,7 @@ final class TextReport implements ProfileWriter {
         for (int i = 0; i < Math.min(TOP_TYPES, types.size()); i++) {
             LiveTotals t = types.get(i);
             w.printf(Locale.ROOT, "%4d  %28s  %22s  %,8d  %s%n", i + 1, HumanUnits.formatBytes(t.proven().bytes()),
-                    HumanUnits.formatBytes(t.unexamined().bytes().value() + t.largeUnexamined().bytes().value()), t.tracked(),
+                    HumanUnits.formatBytes(t.unexamined().bytes().value() + t.heldUnexamined().bytes().value()), t.tracked(),
                     t.name());
         }
     }

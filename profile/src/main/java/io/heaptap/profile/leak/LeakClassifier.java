@@ -17,7 +17,9 @@ import java.util.Locale;
  * <ol>
  * <li><b>transient</b>: nothing of it is live now (a cleared weak reference proves death, whatever
  * collection cleared it); or, after a marking, what it keeps across the marking is less than
- * {@value #TRANSIENT_SECONDS} s of its allocation;</li>
+ * {@value #TRANSIENT_SECONDS} s of its allocation and its tracked objects survived no collection
+ * (if they outlive young collections, it may be a cache replaced faster than markings come:
+ * undecided);</li>
  * <li><b>undecided</b>: fewer than two markings in its window: kept objects cannot be told from
  * garbage, nor growth measured; the reason says how to get proof;</li>
  * <li>proven live bytes <b>grow</b> (the Theil–Sen rise over the proven snapshots exceeds 1.96 standard
@@ -55,6 +57,8 @@ public final class LeakClassifier {
             }
         }
         int k = proven.size();
+        // Whether what is tracked of it dies at the first young collection (the recent median of GCs survived).
+        boolean diesYoung = recentLevel(points.stream().mapToDouble(SitePoint::medianGcs).toArray()) < 1;
         long[] t = new long[k];
         double[] bytes = new double[k];
         double[] objects = new double[k];
@@ -103,13 +107,22 @@ public final class LeakClassifier {
             why = String.format(Locale.ROOT, "no whole-heap marking in the %s watched: the old generation has not been examined,"
                     + " so its %s live (estimated) may be garbage; watch longer, or force full collections (heaptap leaks --gc)",
                     age(window), HumanUnits.formatBytes(last.unexaminedBytes()));
-        } else if (perSecond > 0 && last.live().upper() < perSecond * TRANSIENT_SECONDS) {
+        } else if (perSecond > 0 && last.live().upper() < perSecond * TRANSIENT_SECONDS && diesYoung) {
             verdict = Verdict.TRANSIENT;
             support = Math.min(support(last.live().upper() / perSecond, TRANSIENT_SECONDS, 0.05 * TRANSIENT_SECONDS),
                     support(markings, 0.5, 2));
             why = String.format(Locale.ROOT, "dies young: after %d whole-heap marking%s it keeps %s, less than %s of what it"
-                    + " allocates (%s/s)", markings, markings == 1 ? "" : "s", HumanUnits.formatBytes(last.live()),
-                    age((long) (TRANSIENT_SECONDS * 1000)), HumanUnits.formatBytes(perSecond));
+                    + " allocates (%s/s), and what is tracked of it survived no collection", markings, markings == 1 ? "" : "s",
+                    HumanUnits.formatBytes(last.live()), age((long) (TRANSIENT_SECONDS * 1000)), HumanUnits.formatBytes(perSecond));
+        } else if (perSecond > 0 && last.live().upper() < perSecond * TRANSIENT_SECONDS) {
+            // Nothing older than the last marking's start survives, but what is younger outlives young
+            // collections: a cache replaced faster than markings come, or garbage only markings reclaim.
+            verdict = Verdict.UNDECIDED;
+            support = 0;
+            why = String.format(Locale.ROOT, "nothing allocated before the last whole-heap marking survives (%s proven), but its"
+                    + " younger objects (%s) outlive young collections: a short-lived cache, or garbage only a marking reclaims;"
+                    + " force full collections (heaptap leaks --gc) to tell", HumanUnits.formatBytes(last.live()),
+                    HumanUnits.formatBytes(last.unexaminedBytes()));
         } else if (markings < 2 || k < 2) {
             verdict = Verdict.UNDECIDED;
             support = 0;

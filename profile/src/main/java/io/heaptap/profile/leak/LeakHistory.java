@@ -101,7 +101,7 @@ public final class LeakHistory {
         cumulative.put(key, new double[] {site.estimatedObjects(), site.estimatedBytes()});
         LiveStats l = site.live();
         return new SitePoint(atMillis, l.tracked(), l.proven().tracked(), l.proven().objects().value(),
-                l.proven().bytes().value(), l.proven().bytes().variance(), l.unexamined().bytes().value() + l.largeUnexamined().bytes().value(),
+                l.proven().bytes().value(), l.proven().bytes().variance(), l.unexamined().bytes().value() + l.heldUnexamined().bytes().value(),
                 l.provenMedianAge().toMillis(), l.provenMaxAge().toMillis(), l.medianGcs(), objects, bytes, gcCount, markings);
     }
 
