@@ -201,8 +201,9 @@ class LeaksIT {
         Path out = Paths.workDir("leaks-ctrl-c").resolve("leaks.html");
         Files.deleteIfExists(out);
         try (TargetJvm target = TargetJvm.start(Jdk.current(), LeakyService.class)) {
+            // --gc: a forced collection every 2 s, so the Ctrl-C may well land during one.
             Process cli = HeaptapCli.startLikeATerminal("leaks", Long.toString(target.pid()), "--duration", "10m", "--every", "2s",
-                    "--out", out.toString());
+                    "--gc", "--out", out.toString());
             Wait.forState(target.pid(), "recording", Duration.ofSeconds(60));
             new ProcessBuilder("kill", "-INT", Long.toString(cli.pid())).start().waitFor();
             Result r = HeaptapCli.finish(cli);

@@ -27,9 +27,11 @@ public final class LeakRow {
     private final int snapshots;
     private final String reason;
 
-    @ConstructorParameters({"rank", "verdict", "confidence", "type", "allocatedAt", "estimatedLiveBytes", "estimatedLiveBytesLow", "estimatedLiveBytesHigh", "unexaminedLiveBytes", "markings", "liveBytesPerMinute",
+    @ConstructorParameters({"rank", "verdict", "confidence", "type", "allocatedAt", "estimatedLiveBytes",
+            "estimatedLiveBytesLow", "estimatedLiveBytesHigh", "unexaminedLiveBytes", "markings", "liveBytesPerMinute",
             "growth", "maxAgeMillis", "medianAgeMillis", "medianGcsSurvived", "tracked", "snapshots", "reason"})
-    public LeakRow(int rank, String verdict, double confidence, String type, String allocatedAt, double estimatedLiveBytes, double estimatedLiveBytesLow, double estimatedLiveBytesHigh, double unexaminedLiveBytes, long markings,
+    public LeakRow(int rank, String verdict, double confidence, String type, String allocatedAt, double estimatedLiveBytes,
+                   double estimatedLiveBytesLow, double estimatedLiveBytesHigh, double unexaminedLiveBytes, long markings,
                    double liveBytesPerMinute, double growth, long maxAgeMillis, long medianAgeMillis, long medianGcsSurvived,
                    long tracked, int snapshots, String reason) {
         this.rank = rank;

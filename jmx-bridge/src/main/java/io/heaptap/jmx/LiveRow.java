@@ -17,9 +17,11 @@ public final class LiveRow {
     private final long maxAgeMillis;
     private final long medianGcsSurvived;
 
-    @ConstructorParameters({"rank", "type", "allocatedAt", "estimatedLiveBytes", "estimatedLiveBytesLow", "estimatedLiveBytesHigh", "unexaminedLiveBytes", "estimatedLiveObjects", "tracked",
+    @ConstructorParameters({"rank", "type", "allocatedAt", "estimatedLiveBytes", "estimatedLiveBytesLow",
+            "estimatedLiveBytesHigh", "unexaminedLiveBytes", "estimatedLiveObjects", "tracked",
             "medianAgeMillis", "maxAgeMillis", "medianGcsSurvived"})
-    public LiveRow(int rank, String type, String allocatedAt, double estimatedLiveBytes, double estimatedLiveBytesLow, double estimatedLiveBytesHigh, double unexaminedLiveBytes, double estimatedLiveObjects,
+    public LiveRow(int rank, String type, String allocatedAt, double estimatedLiveBytes, double estimatedLiveBytesLow,
+                   double estimatedLiveBytesHigh, double unexaminedLiveBytes, double estimatedLiveObjects,
                    long tracked, long medianAgeMillis, long maxAgeMillis, long medianGcsSurvived) {
         this.rank = rank;
         this.type = type;
