@@ -60,6 +60,9 @@ class CollectorsIT {
             assertTrue(live.get("proven").get("estimatedBytes").asDouble() <= live.get("heapUsedBytes").asDouble(),
                     "proven live bytes above the heap in use under " + gc + ": " + live);
             assertEquals(0, live.get("impossibleFigures").size(), live::toString);
+            String status = HeaptapCli.run("status", pid).out();
+            assertTrue(status.contains("live:         proven live: ") && status.contains("not yet examined: ")
+                    && status.contains("whole-heap marking"), status);
             assertEquals(0, HeaptapCli.run("reset", pid).exitCode());
             assertTrue(HeaptapCli.run("status", pid).out().contains("weak refs:    0"), "reset deletes every weak reference");
             assertTrue(target.isAlive());

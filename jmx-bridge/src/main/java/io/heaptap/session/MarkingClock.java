@@ -188,7 +188,9 @@ final class MarkingClock {
             long ago = System.nanoTime() - lastCompletedNanos;
             last = Instant.now().minusNanos(Math.max(0, ago));
         }
+        long horizon = provenBeforeNanos == Long.MIN_VALUE ? -1
+                : TimeUnit.NANOSECONDS.toMillis(Math.max(0, System.nanoTime() - provenBeforeNanos));
         return new Markings(completed, Math.max(0, completed - atWindowStart), Math.max(0, forced - forcedAtWindowStart), last,
-                limitation);
+                limitation, horizon);
     }
 }

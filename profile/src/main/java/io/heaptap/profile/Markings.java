@@ -12,9 +12,12 @@ import java.time.Instant;
  * @param forced         of {@code inWindow}, collections heaptap forced (a count)
  * @param lastCompletedAt when the last marking completed, null if none did
  * @param limitation     what this collector's clock cannot see, empty when nothing
+ * @param horizonMillis  how old the proof is: objects allocated more than this long ago have been examined
+ *                       by a completed marking; -1 when nothing is proven yet
  */
-public record Markings(long completed, long inWindow, long forced, Instant lastCompletedAt, String limitation) {
-    public static final Markings NONE = new Markings(0, 0, 0, null, "");
+public record Markings(long completed, long inWindow, long forced, Instant lastCompletedAt, String limitation,
+                       long horizonMillis) {
+    public static final Markings NONE = new Markings(0, 0, 0, null, "", -1);
 
     /** "3 whole-heap markings (1 forced) during the capture, the last at ..." in words. */
     public String describe(String window) {

@@ -206,6 +206,7 @@ public final class JsonWriter implements ProfileWriter {
                 .field("forced", m.forced())
                 .field("lastCompletedAt", m.lastCompletedAt() == null ? null : m.lastCompletedAt().toString())
                 .field("limitation", m.limitation())
+                .field("horizonMillis", m.horizonMillis())
                 .endObject();
     }
 

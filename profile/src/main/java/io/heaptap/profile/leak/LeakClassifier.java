@@ -17,9 +17,9 @@ import java.util.Locale;
  * <ol>
  * <li><b>transient</b>: nothing of it is live now (a cleared weak reference proves death, whatever
  * collection cleared it); or, after a marking, what it keeps across the marking is less than
- * {@value #TRANSIENT_SECONDS} s of its allocation and its tracked objects survived no collection
- * (if they outlive young collections, it may be a cache replaced faster than markings come:
- * undecided);</li>
+ * {@value #TRANSIENT_SECONDS} s of its allocation, and either its tracked objects survived no
+ * collection or the proof is at most {@value #TRANSIENT_SECONDS} s old (a forced collection); otherwise
+ * it may be a cache replaced faster than markings come: undecided;</li>
  * <li><b>undecided</b>: fewer than two markings in its window: kept objects cannot be told from
  * garbage, nor growth measured; the reason says how to get proof;</li>
  * <li>proven live bytes <b>grow</b> (the Theil–Sen rise over the proven snapshots exceeds 1.96 standard
@@ -58,7 +58,9 @@ public final class LeakClassifier {
         }
         int k = proven.size();
         // Whether what is tracked of it dies at the first young collection (the recent median of GCs survived).
-        boolean diesYoung = recentLevel(points.stream().mapToDouble(SitePoint::medianGcs).toArray()) < 1;
+        // Or nothing older than a fresh proof survives (a forced collection just before the snapshot).
+        boolean diesYoung = recentLevel(points.stream().mapToDouble(SitePoint::medianGcs).toArray()) < 1
+                || last.horizonMillis() >= 0 && last.horizonMillis() <= TRANSIENT_SECONDS * 1000;
         long[] t = new long[k];
         double[] bytes = new double[k];
         double[] objects = new double[k];
@@ -112,7 +114,7 @@ public final class LeakClassifier {
             support = Math.min(support(last.live().upper() / perSecond, TRANSIENT_SECONDS, 0.05 * TRANSIENT_SECONDS),
                     support(markings, 0.5, 2));
             why = String.format(Locale.ROOT, "dies young: after %d whole-heap marking%s it keeps %s, less than %s of what it"
-                    + " allocates (%s/s), and what is tracked of it survived no collection", markings, markings == 1 ? "" : "s",
+                    + " allocates (%s/s), and nothing older than the last marking's start survives", markings, markings == 1 ? "" : "s",
                     HumanUnits.formatBytes(last.live()), age((long) (TRANSIENT_SECONDS * 1000)), HumanUnits.formatBytes(perSecond));
         } else if (perSecond > 0 && last.live().upper() < perSecond * TRANSIENT_SECONDS) {
             // Nothing older than the last marking's start survives, but what is younger outlives young

@@ -55,6 +55,7 @@ public final class LeakHistory {
         }
         long gcCount = profile.liveInfo().gcCount();
         long markings = profile.liveInfo().markings().completed();
+        long horizon = profile.liveInfo().markings().horizonMillis();
         if (firstGcCount < 0) {
             firstGcCount = gcCount;
             watchStartMarkings = markings - profile.liveInfo().markings().inWindow();
@@ -69,7 +70,7 @@ public final class LeakHistory {
         }
         for (Map.Entry<SiteKey, SiteSeries> e : series.entrySet()) {
             AllocationSite site = now.remove(e.getKey());
-            e.getValue().add(point(atMillis, e.getKey(), site, gcCount, markings));
+            e.getValue().add(point(atMillis, e.getKey(), site, gcCount, markings, horizon));
         }
         sitesLeftOut = 0;
         List<AllocationSite> newcomers = new ArrayList<>(now.values());
@@ -82,7 +83,7 @@ public final class LeakHistory {
             }
             SiteKey key = SiteKey.of(site);
             SiteSeries s = new SiteSeries(key, windowStart, windowGcs, windowMarkings, maxPoints);
-            s.add(point(atMillis, key, site, gcCount, markings));
+            s.add(point(atMillis, key, site, gcCount, markings, horizon));
             series.put(key, s);
         }
         lastMillis = atMillis;
@@ -91,9 +92,9 @@ public final class LeakHistory {
         snapshots++;
     }
 
-    private SitePoint point(long atMillis, SiteKey key, AllocationSite site, long gcCount, long markings) {
+    private SitePoint point(long atMillis, SiteKey key, AllocationSite site, long gcCount, long markings, long horizon) {
         if (site == null) {
-            return new SitePoint(atMillis, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, gcCount, markings);
+            return new SitePoint(atMillis, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, gcCount, markings, horizon);
         }
         double[] before = cumulative.getOrDefault(key, new double[2]);
         double objects = Math.max(0, site.estimatedObjects() - before[0]);
@@ -102,7 +103,8 @@ public final class LeakHistory {
         LiveStats l = site.live();
         return new SitePoint(atMillis, l.tracked(), l.proven().tracked(), l.proven().objects().value(),
                 l.proven().bytes().value(), l.proven().bytes().variance(), l.unexamined().bytes().value() + l.heldUnexamined().bytes().value(),
-                l.provenMedianAge().toMillis(), l.provenMaxAge().toMillis(), l.medianGcs(), objects, bytes, gcCount, markings);
+                l.provenMedianAge().toMillis(), l.provenMaxAge().toMillis(), l.medianGcs(), objects, bytes, gcCount, markings,
+                horizon);
     }
 
     public List<SiteSeries> sites() {

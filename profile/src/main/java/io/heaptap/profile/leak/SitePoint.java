@@ -22,10 +22,12 @@ import io.heaptap.profile.Estimate;
  * @param allocatedBytes    estimated bytes allocated since the previous snapshot
  * @param gcCount           collections of any kind in the JVM so far
  * @param markings          whole-heap markings completed so far (the watch's liveness-proof clock)
+ * @param horizonMillis     how old the proof was: objects older than this had been examined (-1: none yet)
  */
 public record SitePoint(long atMillis, long tracked, long provenTracked, double liveObjects, double liveBytes,
                         double liveBytesVariance, double unexaminedBytes, long medianAgeMillis, long maxAgeMillis,
-                        long medianGcs, double allocatedObjects, double allocatedBytes, long gcCount, long markings) {
+                        long medianGcs, double allocatedObjects, double allocatedBytes, long gcCount, long markings,
+                        long horizonMillis) {
 
     /** The proven live bytes with their interval. */
     public Estimate live() {

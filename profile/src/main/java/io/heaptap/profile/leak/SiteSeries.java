@@ -50,7 +50,7 @@ public final class SiteSeries {
                 merged.add(new SitePoint(b.atMillis(), b.tracked(), b.provenTracked(), b.liveObjects(), b.liveBytes(),
                         b.liveBytesVariance(), b.unexaminedBytes(), b.medianAgeMillis(), b.maxAgeMillis(), b.medianGcs(),
                         a.allocatedObjects() + b.allocatedObjects(), a.allocatedBytes() + b.allocatedBytes(), b.gcCount(),
-                        b.markings()));
+                        b.markings(), b.horizonMillis()));
             } else {
                 merged.add(points.get(i));
             }

@@ -57,7 +57,7 @@ class WritersTest {
                 new TrackedObject(32, 1000, 32_000, Duration.ofSeconds(5).toNanos(), 3, false, false),
                 new TrackedObject(32, 1000, 32_000, Duration.ofSeconds(20).toNanos(), 9, true, false)));
         LiveInfo liveInfo = new LiveInfo(true, 65536, 2, 1.0, 10, 0, 0, 0, 8, 2, 12, LiveFilter.NONE, false,
-                new Markings(3, 2, 1, Instant.parse("2026-11-21T10:00:20Z"), ""), 40L << 20, 256L << 20);
+                new Markings(3, 2, 1, Instant.parse("2026-11-21T10:00:20Z"), "", 3000), 40L << 20, 256L << 20);
         return new AllocationProfile(info, liveInfo, List.of(
                 new AllocationSite(List.of(CACHE_PUT, MAIN), false, "app.Entry", 100, 2_000_000.4, 64_000_000.6, 1e8, 1e12, cacheLive),
                 new AllocationSite(List.of(PARSE, MAIN), true, "byte[]", 200, 400.0, 128_000_000.0, 0, 0, LiveStats.NONE),

@@ -91,7 +91,7 @@ class LeakClassifierTest {
         SiteSeries one = new SiteSeries(leak.key(), 0, 0, 0, 120);
         for (SitePoint p : leak.points()) {
             one.add(new SitePoint(p.atMillis(), p.tracked(), p.provenTracked(), p.liveObjects(), p.liveBytes(), p.liveBytesVariance(), 0,
-                    p.medianAgeMillis(), p.maxAgeMillis(), p.medianGcs(), p.allocatedObjects(), p.allocatedBytes(), p.gcCount(), 1));
+                    p.medianAgeMillis(), p.maxAgeMillis(), p.medianGcs(), p.allocatedObjects(), p.allocatedBytes(), p.gcCount(), 1, 30_000));
         }
         LeakEvidence e = LeakClassifier.assess(one);
         assertEquals(Verdict.UNDECIDED, e.verdict(), e.toString());
@@ -108,7 +108,7 @@ class LeakClassifierTest {
                 long at = i * Synthetic.EVERY;
                 double live = 2 * MB;
                 s.add(new SitePoint(at, 4, 4, 2000, Synthetic.noisy(random, live, 4), Synthetic.variance(live, 4), 0, at / 2, at, 3,
-                        i == 1 ? 2000 : 0, i == 1 ? live : 0, i * 10L, i));
+                        i == 1 ? 2000 : 0, i == 1 ? live : 0, i * 10L, i, 50));
             }
             LeakEvidence e = LeakClassifier.assess(s);
             assertTrue(e.verdict() != Verdict.LEAK_SUSPECT, "seed " + seed + ": " + e);
@@ -119,7 +119,7 @@ class LeakClassifierTest {
     void aSiteWithNothingLiveIsTransient() {
         SiteSeries s = new SiteSeries(Synthetic.key("gone"), 0, 0, 0, 120);
         for (int i = 1; i <= POINTS; i++) {
-            s.add(new SitePoint(i * Synthetic.EVERY, i == 1 ? 20 : 0, 0, 0, 0, 0, i == 1 ? 20_000 : 0, 0, 0, 0, 100, 10_000, i * 10L, 0));
+            s.add(new SitePoint(i * Synthetic.EVERY, i == 1 ? 20 : 0, 0, 0, 0, 0, i == 1 ? 20_000 : 0, 0, 0, 0, 100, 10_000, i * 10L, 0, -1));
         }
         LeakEvidence e = LeakClassifier.assess(s);
         assertEquals(Verdict.TRANSIENT, e.verdict());
@@ -146,7 +146,7 @@ class LeakClassifierTest {
             double factor = i == bad ? (random.nextBoolean() ? 3 : 1 / 3.0) : 1;
             out.add(new SitePoint(p.atMillis(), p.tracked(), p.provenTracked(), p.liveObjects(), p.liveBytes() * factor,
                     p.liveBytesVariance() * factor * factor, p.unexaminedBytes(), p.medianAgeMillis(), p.maxAgeMillis(), p.medianGcs(),
-                    p.allocatedObjects(), p.allocatedBytes(), p.gcCount(), p.markings()));
+                    p.allocatedObjects(), p.allocatedBytes(), p.gcCount(), p.markings(), p.horizonMillis()));
         }
         return out;
     }

@@ -36,7 +36,7 @@ class LeakHistoryTest {
                 new Drops(0, 0, 0, 0, 0, 0, 0), List.of(), null);
         // Here every collection is a whole-heap marking, so every tracked object (TrackedObject.proven) is proven.
         LiveInfo live = new LiveInfo(true, 65536, 1, 1.0, 1, 0, 0, 0, 0, 1, gcCount, LiveFilter.NONE, false,
-                new Markings(gcCount, 0, 0, null, ""), 1 << 30, 1 << 30);
+                new Markings(gcCount, 0, 0, null, "", 50), 1 << 30, 1 << 30);
         return new AllocationProfile(info, live, List.of(sites));
     }
 

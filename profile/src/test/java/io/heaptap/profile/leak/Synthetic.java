@@ -45,7 +45,7 @@ final class Synthetic {
             double samples = live / MB * samplesPerMb;
             s.add(new SitePoint(at, (long) samples + 1, (long) samples + 1, live / 1000, noisy(random, live, samples),
                     variance(live, samples), 0, at / 2, at - random.nextInt(1500), gcs(at / 2), bytesPerSecond * EVERY / 1000 / 1000,
-                    noisy(random, bytesPerSecond * EVERY / 1000, 10), gcs(at), i));
+                    noisy(random, bytesPerSecond * EVERY / 1000, 10), gcs(at), i, 50));
         }
         return s;
     }
@@ -59,7 +59,7 @@ final class Synthetic {
             double samples = bytes / MB * samplesPerMb;
             s.add(new SitePoint(at, (long) samples, (long) samples, bytes / 1000, noisy(random, bytes, samples), variance(bytes, samples),
                     0, periodMillis / 2, periodMillis - random.nextInt((int) periodMillis / 4), gcs(periodMillis / 2),
-                    allocated / 1000, allocated, gcs(at), i));
+                    allocated / 1000, allocated, gcs(at), i, 50));
         }
         return s;
     }
@@ -71,7 +71,7 @@ final class Synthetic {
         for (long at = windowStart + EVERY; at <= points * EVERY; at += EVERY) {
             boolean first = at == windowStart + EVERY;
             s.add(new SitePoint(at, (long) (bytes / MB * 2), (long) (bytes / MB * 2), bytes / 1000, bytes, variance(bytes, bytes / MB * 2),
-                    0, at - builtAt, at - builtAt, gcs(at - builtAt), first ? bytes / 1000 : 0, first ? bytes : 0, gcs(at), at / EVERY));
+                    0, at - builtAt, at - builtAt, gcs(at - builtAt), first ? bytes / 1000 : 0, first ? bytes : 0, gcs(at), at / EVERY, 50));
         }
         return s;
     }
@@ -89,7 +89,7 @@ final class Synthetic {
             double proven = strays * 512.0 * 1024;
             s.add(new SitePoint(at, (long) (unexamined / MB * 2) + 1 + strays, strays, strays, proven, proven * 512 * 1024, unexamined,
                     random.nextInt((int) GC_EVERY / 2), random.nextInt((int) GC_EVERY * 2), random.nextInt(20) == 0 ? 1 : 0,
-                    bytesPerSecond * EVERY / 1000 / 1000, bytesPerSecond * EVERY / 1000, gcs(at), i));
+                    bytesPerSecond * EVERY / 1000 / 1000, bytesPerSecond * EVERY / 1000, gcs(at), i, 50));
         }
         return s;
     }
@@ -99,7 +99,7 @@ final class Synthetic {
         SiteSeries s = new SiteSeries(proven.key(), proven.windowStartMillis(), 0, 0, 120);
         for (SitePoint p : proven.points()) {
             s.add(new SitePoint(p.atMillis(), p.tracked(), 0, 0, 0, 0, p.liveBytes(), 0, 0, p.medianGcs(), p.allocatedObjects(),
-                    p.allocatedBytes(), p.gcCount(), 0));
+                    p.allocatedBytes(), p.gcCount(), 0, -1));
         }
         return s;
     }
