@@ -32,12 +32,25 @@ class MarkingClockTest {
     void concurrentCyclesProveWhatCameBeforeTheirStart() {
         for (String bean : List.of("ZGC Cycles", "ZGC Major Cycles", "Shenandoah Cycles")) {
             MarkingClock c = new MarkingClock(ORIGIN, List.of(bean));
-            c.onCollection(bean, "Allocation Rate", 1, 300, 450);
+            c.onCollection(bean, "System.gc()", 1, 300, 450);
             assertEquals(1, c.completed(), bean);
             assertEquals(at(300), c.provenBeforeNanos(), bean);
             c.onCollection(bean.replace("Cycles", "Pauses").replace("Major", "Minor"), "Allocation Rate", 1, 500, 501);
             assertEquals(1, c.completed(), "pauses are not markings: " + bean);
         }
+    }
+
+    @Test
+    void generationalZgcsOwnMajorCyclesProveNothing() {
+        MarkingClock c = new MarkingClock(ORIGIN, List.of("ZGC Minor Cycles", "ZGC Minor Pauses", "ZGC Major Cycles", "ZGC Major Pauses"));
+        c.onCollection("ZGC Major Cycles", "Allocation Rate", 1, 300, 450);
+        c.onCollection("ZGC Major Cycles", "Proactive", 2, 600, 750);
+        assertEquals(0, c.completed());
+        assertEquals(Long.MIN_VALUE, c.provenBeforeNanos());
+        assertTrue(c.limitation().contains("generational ZGC"), c.limitation());
+        c.onCollection("ZGC Major Cycles", "System.gc()", 3, 900, 990);
+        assertEquals(1, c.completed());
+        assertEquals(at(900), c.provenBeforeNanos());
     }
 
     @Test
