@@ -115,7 +115,9 @@ class CollectorsIT {
             });
             assertEquals(expected, counted[0], "markings counted once each, as logged");
             String limitation = Profiles.json(r.stdout()).get("live").get("markings").get("limitation").asText();
-            assertEquals(gc.equals("UseG1GC") && jdk.feature() < 20, !limitation.isEmpty(), limitation);
+            // JDK 17's G1 hides its concurrent cycles; generational ZGC (the only ZGC on 25) proves only on request.
+            boolean limited = gc.equals("UseG1GC") && jdk.feature() < 20 || gc.equals("UseZGC") && jdk.feature() >= 24;
+            assertEquals(limited, !limitation.isEmpty(), limitation);
             assertTrue(target.isAlive());
         }
     }

@@ -10,10 +10,10 @@ import io.heaptap.profile.Markings;
  * @param provenBeforeNanos the proof's instant, Long.MIN_VALUE when no marking has completed
  * @param markings          the marking clock, as views show it
  * @param gcForced          a full collection was forced right before the snapshot
- * @param heapUsedBytes     heap in use right after the snapshot, -1 until read
+ * @param heapUsedBytes     heap in use around the snapshot (the larger of the readings before and after it), -1 until read
  * @param trackingHoldsAll  the collector's young collections leave JNI weak references alone (generational
  *                          ZGC), so before a marking any tracked object may be alive only through heaptap
- * @param heapUsedBytes     heap in use right after the snapshot, -1 until read
+ * @param heapUsedBytes     heap in use around the snapshot (the larger of the readings before and after it), -1 until read
  * @param heapMaxBytes      the heap's maximum, -1 until read (or when undefined)
  */
 public record LiveProof(long provenBeforeNanos, Markings markings, boolean gcForced, boolean trackingHoldsAll, long heapUsedBytes,

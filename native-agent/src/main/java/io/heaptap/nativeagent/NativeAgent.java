@@ -118,15 +118,19 @@ public final class NativeAgent {
 
     /**
      * The current or last capture, with the live set now seen through a filter and split by the
-     * proof of liveness read before this call (see {@link LiveProof}); the heap's use is read after it.
+     * proof of liveness read before this call (see {@link LiveProof}); the heap in use is the larger of
+     * the readings before and after it.
      */
     public NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) throws IOException {
+        java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+        long usedBefore = memory.getHeapMemoryUsage().getUsed();
         byte[] bytes = snapshot0();
         if (bytes == null) {
             throw new IOException("the native agent could not produce a snapshot");
         }
-        java.lang.management.MemoryUsage heap = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-        return SnapshotDecoder.decode(bytes, filter, proof.withHeap(heap.getUsed(), heap.getMax()));
+        java.lang.management.MemoryUsage heap = memory.getHeapMemoryUsage();
+        // The heap the snapshot saw: a collection right after it must not make its figures look impossible.
+        return SnapshotDecoder.decode(bytes, filter, proof.withHeap(Math.max(usedBefore, heap.getUsed()), heap.getMax()));
     }
 
     /**
