@@ -87,8 +87,10 @@ class LiveIT {
                     site[0], truth, estimate, 100 * error, low, high, 50 * (high - low) / estimate, inside ? "inside" : "OUTSIDE",
                     proven.get("tracked").asLong(), s.get("medianAgeMillis").asLong(), s.get("medianGcs").asLong()));
         }
-        double garbage = churnLiveBytes(profile);
-        report.add(String.format(Locale.ROOT, "  churn (garbage) live after --gc: %,.0f bytes", garbage));
+        // Garbage is never proven live: what the forced collection examined of it was gone. (Churn allocated
+        // since, not yet examined, is left out: on a loaded machine the dump can take a while after the GC.)
+        double garbage = churnLiveBytes(profile, true);
+        report.add(String.format(Locale.ROOT, "  churn (garbage) proven live after --gc: %,.0f bytes", garbage));
         String text = String.join("\n", report);
         System.out.println(text);
 
@@ -105,7 +107,7 @@ class LiveIT {
         // Age: the kept sets are older and survived more GCs than the churn, and --min-gcs 1 hides the churn.
         JsonNode small = liveSite(young, "keepSmall");
         assertTrue(small.get("medianGcs").asLong() >= 1, text);
-        assertTrue(churnLiveBytes(young) < 0.01 * SET_BYTES, "--min-gcs 1 removes the churn\n" + text);
+        assertTrue(churnLiveBytes(young, false) < 0.01 * SET_BYTES, "--min-gcs 1 removes the churn\n" + text);
     }
 
     static JsonNode liveSite(JsonNode profile, String method) {
@@ -118,13 +120,15 @@ class LiveIT {
         throw new AssertionError("no live site for " + method);
     }
 
-    static double churnLiveBytes(JsonNode profile) {
+    /** Live bytes of the churning site: the proven part, or with what is not yet examined. */
+    static double churnLiveBytes(JsonNode profile, boolean provenOnly) {
         double bytes = 0;
         for (JsonNode site : profile.get("sites")) {
             JsonNode stack = site.get("stack");
             if (stack.size() > 0 && stack.get(0).get("method").asText().equals("churn") && !site.get("live").isNull()) {
                 JsonNode live = site.get("live");
-                bytes += live.get("proven").get("estimatedBytes").asDouble() + live.get("unexamined").get("estimatedBytes").asDouble();
+                bytes += live.get("proven").get("estimatedBytes").asDouble()
+                        + (provenOnly ? 0 : live.get("unexamined").get("estimatedBytes").asDouble());
             }
         }
         return bytes;
