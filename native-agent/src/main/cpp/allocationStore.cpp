@@ -136,6 +136,8 @@ uint32_t AllocationStore::record(uint64_t generation, const jvmtiFrameInfo* fram
     s->objects += objects;
     s->bytes += bytes;
     s->sampledBytes += static_cast<uint64_t>(size > 0 ? size : 0);
+    s->objectsVariance += objects * objects - objects;
+    s->bytesVariance += bytes * bytes - static_cast<double>(size) * bytes;
     return static_cast<uint32_t>(s - sites_.data());
 }
 
@@ -235,6 +237,8 @@ void AllocationStore::write(ByteWriter& out, MethodCache& methods) {
         body.f64(sites[i].objects);
         body.f64(sites[i].bytes);
         body.u64(sites[i].sampledBytes);
+        body.f64(sites[i].objectsVariance);
+        body.f64(sites[i].bytesVariance);
     }
 
     out.u32(static_cast<uint32_t>(pool.size()));

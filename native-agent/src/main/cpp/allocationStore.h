@@ -75,6 +75,10 @@ class AllocationStore {
         double objects = 0;
         double bytes = 0;
         uint64_t sampledBytes = 0;  // raw sum of sampled object sizes, unweighted
+        // Horvitz-Thompson variance estimates of objects and bytes: each sample adds (1-p)/p^2 y^2,
+        // that is w^2 - w for objects (w = 1/p) and b^2 - s*b for bytes (b = s/p).
+        double objectsVariance = 0;
+        double bytesVariance = 0;
     };
 
     uint32_t internStack(const jvmtiFrameInfo* frames, int32_t count, bool truncated);

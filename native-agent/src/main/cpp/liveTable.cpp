@@ -236,6 +236,7 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
         out.f64(e.bytes);
         out.u64(static_cast<uint64_t>(nowNanos - e.allocNanos));
         out.u64(epoch >= e.gcEpoch ? epoch - e.gcEpoch : 0);
+        out.u8(e.large ? 1 : 0);
     }
 }
 

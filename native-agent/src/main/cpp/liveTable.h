@@ -19,6 +19,12 @@
 //   garbage fills the old generation and forces concurrent cycles (measured: GC pauses x4). Samples
 //   of at least largeThreshold bytes go to a separate budget with its own keep-probability and
 //   thinning, which caps what the table can hold back; weights keep that stratum unbiased too.
+//   Before a whole-heap marking has examined them, the Java side counts these entries as they are,
+//   never upscaled: the reference may be all that keeps them (SnapshotDecoder, LiveStats).
+//
+// Each entry's weight is 1/pi, pi its probability of being here (Poisson sampler times admission and
+// thinning coins): the Java side derives the Horvitz-Thompson variance (1-pi)/pi^2 y^2 from it and
+// the size written with every entry, so nothing more is kept per entry for the intervals.
 //
 // Locking: lock_ guards the table and is held only for vector work, never across JNI.
 // Weak references are deleted only under maintenance_ (maintain(), clear(), and an allocating

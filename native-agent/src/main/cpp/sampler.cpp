@@ -90,7 +90,7 @@ void Sampler::clear(JNIEnv* jni) {
 
 void Sampler::snapshot(JNIEnv* jni, ByteWriter& out) {
     out.u32(0x48544150u);  // "HTAP"
-    out.u32(2);            // format version
+    out.u32(3);            // format version
     out.u64(generation_.load());
     out.u64(static_cast<uint64_t>(interval_.load()));
     out.u32(static_cast<uint32_t>(depth_.load()));

@@ -12,7 +12,9 @@ import picocli.CommandLine.Option;
 @Command(name = "leaks", mixinStandardHelpOptions = true,
         description = {"Watch a running JVM for leaks: sample its allocations for a while, take a live snapshot every step, and rank "
                 + "allocation sites by leak evidence (growth of live bytes, age against the time watched, survival across GCs).",
-                "Each site is a leak suspect, cache-like, stable or transient, with its evidence and a confidence.",
+                "Each site is a leak suspect, cache-like, stable, transient or undecided, with its evidence and a confidence."
+                        + " Verdicts rest on proven live bytes: objects still referenced after a whole-heap marking; without enough"
+                        + " markings in the watch a site is undecided (see --gc).",
                 "Only objects allocated after the watch starts are seen. Ctrl-C stops the watch in the target and still writes the report."})
 final class LeaksCommand extends TargetCommand {
     @Option(names = "--duration", defaultValue = "5m", paramLabel = "<duration>",
@@ -34,6 +36,12 @@ final class LeaksCommand extends TargetCommand {
     @Option(names = "--out", paramLabel = "<file>", description = "Write the report to this file (.txt, .json, .html) instead of stdout.")
     Path out;
 
+    @Option(names = "--gc", description = {"Force a full collection in the target before each snapshot. Only a whole-heap"
+            + " collection proves which objects are live: without one (a large G1 heap can run young collections only for"
+            + " minutes), sites stay undecided.", "WARNING: each forced collection pauses the application (the report states every"
+            + " pause; on a multi-GiB heap it can take a second or more)."})
+    boolean gc;
+
     @Option(names = "--paths", description = {"At the end, for the top leak suspects, print the reference chain from a GC"
             + " root (or a static field) to a few of their objects.", "WARNING: each walk pauses the application (at most 10 s)."})
     boolean paths;
@@ -44,7 +52,7 @@ final class LeaksCommand extends TargetCommand {
 
     @Override
     void validate() {
-        options = LeakWatchOptions.parse(duration, every, interval);
+        options = LeakWatchOptions.parse(duration, every, interval, gc);
         if (format != null) {
             LeakFormat.parse(format);  // before Output's checks, so the message names the leak formats
         }

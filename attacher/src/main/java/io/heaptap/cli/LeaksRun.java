@@ -42,7 +42,7 @@ final class LeaksRun {
         byte[] report = null;
         try {
             heaptap.startLeakWatch(options.duration().toMillis() + "ms", options.every().toMillis() + "ms",
-                    Long.toString(options.intervalBytes()), client);
+                    Long.toString(options.intervalBytes()), options.gc(), client);
             long started = System.nanoTime();
             int seen = 0;
             long drawn = 0;

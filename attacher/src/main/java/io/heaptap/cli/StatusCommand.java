@@ -23,11 +23,15 @@ final class StatusCommand extends TargetCommand {
                 h.getStackDepth());
         System.out.printf(Locale.ROOT, "samples:      %,d (dropped %,d)%n", h.getSamples(), h.getSamplesDropped());
         System.out.printf(Locale.ROOT, "allocated:    %s (estimate)%n", HumanUnits.formatBytes(h.getEstimatedAllocatedBytes()));
-        System.out.printf(Locale.ROOT, "live:         %s%n", h.isLiveTracking() || h.getTrackedObjects() > 0
-                ? String.format(Locale.ROOT, "%s (estimate) from %,d tracked objects, budget %,d, keep-probability %.4g",
-                        HumanUnits.formatBytes(h.getEstimatedLiveBytes()), h.getTrackedObjects(), h.getLiveBudget(),
-                        h.getKeepProbability())
-                : "not tracked");
+        List<String> live = h.isLiveTracking() || h.getTrackedObjects() > 0 ? h.getLiveReport() : List.of();
+        System.out.printf(Locale.ROOT, "live:         %s%n", live.isEmpty() ? "not tracked" : live.get(0));
+        for (String line : live.subList(Math.min(1, live.size()), live.size())) {
+            System.out.printf(Locale.ROOT, "              %s%n", line);
+        }
+        if (!live.isEmpty()) {
+            System.out.printf(Locale.ROOT, "              %,d tracked objects, budget %,d, keep-probability %.4g%n", h.getTrackedObjects(),
+                    h.getLiveBudget(), h.getKeepProbability());
+        }
         List<String> gc = h.getGcReport();
         System.out.printf(Locale.ROOT, "gc:           %s%n", gc.isEmpty() ? "-" : gc.get(0));
         for (String line : gc.subList(Math.min(1, gc.size()), gc.size())) {

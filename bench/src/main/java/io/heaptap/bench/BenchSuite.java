@@ -42,7 +42,7 @@ public final class BenchSuite {
     /** Sections to run; all by default. */
     private final Set<String> sections;
 
-    static final List<String> SECTIONS = List.of("overhead", "speed", "memory", "gc", "dump", "accuracy");
+    static final List<String> SECTIONS = List.of("overhead", "speed", "memory", "gc", "humongous", "dump", "accuracy");
 
     private BenchSuite(Path jar, Path classes, Path asyncProfilerJar, boolean quick, int reps, List<BenchTarget.Jdk> jdks,
             Set<String> sections) throws IOException {
@@ -121,6 +121,11 @@ public final class BenchSuite {
                 weakRefCost(newest, gc);
             }
         }
+        if (sections.contains("humongous")) {
+            for (BenchTarget.Jdk jdk : jdks) {
+                humongous(jdk);
+            }
+        }
         if (sections.contains("dump")) {
             dumpTimes(newest);
         }
@@ -160,6 +165,56 @@ public final class BenchSuite {
         report.add("| " + tracked + " weak references held (sampling stopped) | " + new Stats(with).plain() + " | "
                 + new Stats(throughput).ratio() + " |");
         report.add("");
+    }
+
+    /**
+     * What the large-object stratum costs on G1 (throughput and GC pause time while heaptap samples a
+     * target churning 3 MiB arrays, against the same JVM before) and whether its figures stay possible:
+     * the site's live estimate before and after a forced collection (all of it garbage).
+     */
+    private void humongous(BenchTarget.Jdk jdk) throws Exception {
+        long window = quick ? 1000 : 10_000;
+        List<Double> before = new ArrayList<>();
+        List<Double> with = new ArrayList<>();
+        List<Double> throughput = new ArrayList<>();
+        String live = "?";
+        for (int rep = 0; rep < reps; rep++) {
+            try (BenchTarget t = new BenchTarget(jdk, classes, HumongousTarget.class, List.of("-XX:+UseG1GC", "-Xmx4g"))) {
+                String pid = Long.toString(t.pid());
+                t.window(quick ? 1000 : 5000);
+                BenchTarget.Window baseline = t.window(window);
+                before.add(pausesPerSecond(baseline, window));
+                commands.heaptap("start", pid, "--duration", "1h");
+                t.window(quick ? 500 : 2000);
+                BenchTarget.Window sampled = t.window(window);
+                with.add(pausesPerSecond(sampled, window));
+                throughput.add(sampled.opsPerSecond() / baseline.opsPerSecond());
+                live = lines(commands.heaptapOutput("status", pid), "live:", 3) + " / after --gc: "
+                        + lines(commands.heaptapOutput("dump", pid, "--gc", "--format", "text"), "  proven live:", 1);
+                commands.heaptap("stop", pid);
+            }
+        }
+        report.add("## The large-object stratum on a target churning 3 MiB arrays (" + jdk.name() + ", G1, -Xmx4g)");
+        report.add("");
+        report.add("| | GC pause, ms per second of run time, median (min–max) | throughput (arrays/s) vs before |");
+        report.add("|---|---|---|");
+        report.add("| before heaptap | " + new Stats(before).plain() + " | 1 |");
+        report.add("| heaptap sampling at 512 KiB with live tracking | " + new Stats(with).plain() + " | "
+                + new Stats(throughput).ratio() + " |");
+        report.add("");
+        report.add("Live view of the last repetition while sampling: " + live.replace("|", "/"));
+        report.add("");
+    }
+
+    /** {@code count} lines of a command's output from the first that starts with {@code prefix}, trimmed and joined. */
+    private static String lines(String output, String prefix, int count) {
+        List<String> all = output.lines().toList();
+        for (int i = 0; i < all.size(); i++) {
+            if (all.get(i).startsWith(prefix)) {
+                return String.join(" ", all.subList(i, Math.min(all.size(), i + count)).stream().map(String::trim).toList());
+            }
+        }
+        return "(no '" + prefix.trim() + "' line)";
     }
 
     private static double pausesPerSecond(BenchTarget.Window w, long windowMillis) {

@@ -21,10 +21,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import javax.management.MBeanServerConnection;
 import javax.management.Notification;
@@ -32,22 +35,29 @@ import javax.management.openmbean.CompositeData;
 import javax.management.remote.JMXConnector;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code heaptap leaks} against a target with a slow leak, a refreshed cache, short-lived garbage
- * and a set built once and kept, each from its own site; the same ranking through the MBean and
+ * (small and humongous) and a set built once and kept, each from its own site, on a 4 GiB G1 heap:
+ * without a whole-heap marking nothing may be called a leak or a cache; with {@code --gc} the leak is
+ * first and alone, on G1, Parallel and ZGC, JDK 17 and 25. The same ranking through the MBean and
  * over HTTP; bad input, Ctrl-C, and a target that exits mid-watch.
  */
 class LeaksIT {
+    /** The production setup of the issue: G1 with a heap so large that a short watch sees young collections only. */
+    static final List<String> BIG_G1 = List.of("-Xmx4g", "-XX:+UseG1GC");
 
     @Test
     void theLeakIsRankedFirstAndTheCacheTheKeptSetAndTheGarbageAreToldApart() throws Exception {
         Path out = Paths.workDir("leaks").resolve("leaks.json");
         Files.deleteIfExists(out);
-        try (TargetJvm target = TargetJvm.start(Jdk.current(), LeakyService.class);
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), LeakyService.class, BIG_G1);
              JMXConnector jmx = JmxIT.local(target.pid())) {
             // -javaagent is not used here: the CLI loads heaptap, so the JMX client waits for the MBean.
-            Process cli = HeaptapCli.start("leaks", Long.toString(target.pid()), "--duration", "45s", "--every", "5s",
+            Process cli = HeaptapCli.start("leaks", Long.toString(target.pid()), "--duration", "40s", "--every", "5s", "--gc",
                     "--out", out.toString(), "--paths");
             MBeanServerConnection s = jmx.getMBeanServerConnection();
             Wait.until("the leak watch to start", Duration.ofSeconds(60), () -> watching(s));
@@ -74,7 +84,14 @@ class LeaksIT {
             assertEquals("cache-like", site(sites, "refillCache", "byte[]").get("verdict").asText(), () -> summary(sites));
             assertEquals("stable", site(sites, "keepSet", "byte[]").get("verdict").asText(), () -> summary(sites));
             assertEquals("transient", site(sites, "churn", "byte[]").get("verdict").asText(), () -> summary(sites));
-            System.out.println("LeaksIT measured:\n" + summary(sites));
+            assertEquals("transient", site(sites, "churnLarge", "byte[]").get("verdict").asText(), () -> summary(sites));
+            assertEquals(1, report.get("watch").get("leakSuspects").asInt(), () -> "the leak alone is a suspect\n" + summary(sites));
+            JsonNode watch = report.get("watch");
+            // --gc: a forced full collection, and its measured pause, per snapshot; each one a marking.
+            assertEquals(watch.get("snapshots").asInt(), watch.get("pausesMillis").size(), watch::toString);
+            assertTrue(watch.get("markings").asInt() >= watch.get("snapshots").asInt(), watch::toString);
+            System.out.println("LeaksIT measured (G1 -Xmx4g, --gc, pauses " + watch.get("pausesMillis") + " ms, markings "
+                    + watch.get("markings") + "):\n" + summary(sites));
             // --paths: how the leak is held, the exact chain from its static field.
             assertTrue(r.out().contains("static io.heaptap.it.workload.LeakyService.LEAKED -> java.util.ArrayList.elementData"
                     + " -> java.lang.Object[]["), r::toString);
@@ -93,6 +110,66 @@ class LeaksIT {
             Http.Reply refused = http.post("/api/leaks/start?duration=30s&every=1m");
             assertEquals(400, refused.status(), refused::toString);
             assertTrue(refused.text().contains("must not be longer than duration"), refused::toString);
+        }
+    }
+
+    /**
+     * The same target without --gc: a 4 GiB G1 heap runs young collections only in a short watch, so
+     * replaced caches and old garbage keep their weak references and their ages grow. Nothing is proven:
+     * no site may be called a leak suspect or cache-like without two markings in its window.
+     */
+    @Test
+    void withoutAWholeHeapMarkingNoSiteIsCalledALeakOrACache() throws Exception {
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), LeakyService.class, BIG_G1)) {
+            Result r = HeaptapCli.run("leaks", Long.toString(target.pid()), "--duration", "20s", "--every", "5s", "--format", "json");
+            assertEquals(0, r.exitCode(), r::toString);
+            JsonNode report = Profiles.json(r.stdout());
+            JsonNode sites = report.get("sites");
+            for (JsonNode s : sites) {
+                String verdict = s.get("verdict").asText();
+                if (verdict.equals("leak suspect") || verdict.equals("cache-like") || verdict.equals("stable")) {
+                    assertTrue(s.get("markingsInWindow").asInt() >= 2, () -> "a verdict without proof: " + s + "\n" + summary(sites));
+                }
+            }
+            if (report.get("watch").get("markings").asInt() == 0) {
+                assertEquals("undecided", site(sites, "leakSome", "byte[]").get("verdict").asText(), () -> summary(sites));
+                assertEquals("undecided", site(sites, "refillCache", "byte[]").get("verdict").asText(), () -> summary(sites));
+                assertTrue(site(sites, "leakSome", "byte[]").get("reason").asText().contains("--gc"), () -> summary(sites));
+            }
+            System.out.println("LeaksIT without --gc (G1 -Xmx4g, " + report.get("watch").get("markings") + " markings):\n" + summary(sites));
+        }
+    }
+
+    static Stream<Arguments> collectors() {
+        List<Arguments> runs = new ArrayList<>();
+        for (Jdk jdk : Jdk.all()) {
+            runs.add(Arguments.of(jdk, "UseParallelGC"));
+            runs.add(Arguments.of(jdk, "UseZGC"));  // generational on 25, the only ZGC there
+            if (!jdk.equals(Jdk.current())) {
+                runs.add(Arguments.of(jdk, "UseG1GC"));
+            }
+        }
+        return runs.stream();
+    }
+
+    /** With --gc every collector proves the leak, and only the leak grows; the cache is a cache, the garbage transient. */
+    @ParameterizedTest(name = "{0} -XX:+{1}")
+    @MethodSource("collectors")
+    void withGcTheLeakIsFirstAndAloneOnEveryCollector(Jdk jdk, String gc) throws Exception {
+        try (TargetJvm target = TargetJvm.start(jdk, LeakyService.class, List.of("-Xmx2g", "-XX:+" + gc))) {
+            Result r = HeaptapCli.run("leaks", Long.toString(target.pid()), "--duration", "20s", "--every", "4s", "--gc",
+                    "--format", "json");
+            assertEquals(0, r.exitCode(), r::toString);
+            JsonNode report = Profiles.json(r.stdout());
+            JsonNode sites = report.get("sites");
+            JsonNode leak = site(sites, "leakSome", "byte[]");
+            assertEquals(1, leak.get("rank").asInt(), () -> summary(sites));
+            assertEquals("leak suspect", leak.get("verdict").asText(), () -> summary(sites));
+            assertEquals(1, report.get("watch").get("leakSuspects").asInt(), () -> summary(sites));
+            assertEquals("cache-like", site(sites, "refillCache", "byte[]").get("verdict").asText(), () -> summary(sites));
+            assertEquals("transient", site(sites, "churn", "byte[]").get("verdict").asText(), () -> summary(sites));
+            System.out.println("LeaksIT " + jdk + " " + gc + " --gc: markings " + report.get("watch").get("markings") + ", pauses "
+                    + report.get("watch").get("pausesMillis") + " ms\n" + summary(sites));
         }
     }
 
@@ -124,8 +201,9 @@ class LeaksIT {
         Path out = Paths.workDir("leaks-ctrl-c").resolve("leaks.html");
         Files.deleteIfExists(out);
         try (TargetJvm target = TargetJvm.start(Jdk.current(), LeakyService.class)) {
+            // --gc: a forced collection every 2 s, so the Ctrl-C may well land during one.
             Process cli = HeaptapCli.startLikeATerminal("leaks", Long.toString(target.pid()), "--duration", "10m", "--every", "2s",
-                    "--out", out.toString());
+                    "--gc", "--out", out.toString());
             Wait.forState(target.pid(), "recording", Duration.ofSeconds(60));
             new ProcessBuilder("kill", "-INT", Long.toString(cli.pid())).start().waitFor();
             Result r = HeaptapCli.finish(cli);
@@ -192,10 +270,13 @@ class LeaksIT {
                 continue;
             }
             sb.append(String.format(Locale.ROOT,
-                    "%d %s (%.0f%%) %s %s: live %.1f MiB, %+.1f MiB/min, growth %.2f, rising %.3f, oldest %.1fs, median age %.1fs,"
-                            + " coverage %.2f, median GCs %d, retained %.3f, tracked %d%n",
+                    "%d %s (%.0f%%) %s %s: proven live %.1f MiB [%.1f, %.1f], unexamined %.1f MiB, markings %d, %+.1f MiB/min,"
+                            + " growth %.2f, rising %.3f, oldest %.1fs, median age %.1fs, coverage %.2f, median GCs %d, retained %.3f,"
+                            + " tracked %d%n",
                     s.get("rank").asInt(), s.get("verdict").asText(), 100 * s.get("confidence").asDouble(), s.get("type").asText(),
                     s.get("allocatedAt").asText(), s.get("estimatedLiveBytes").asDouble() / (1 << 20),
+                    s.get("estimatedLiveBytesLow").asDouble() / (1 << 20), s.get("estimatedLiveBytesHigh").asDouble() / (1 << 20),
+                    s.get("estimatedUnexaminedBytes").asDouble() / (1 << 20), s.get("markingsInWindow").asInt(),
                     s.get("liveBytesPerMinute").asDouble() / (1 << 20), s.get("growth").asDouble(),
                     s.get("risingProbability").asDouble(), s.get("maxAgeMillis").asLong() / 1000.0,
                     s.get("medianAgeMillis").asLong() / 1000.0, s.get("ageCoverage").asDouble(), s.get("medianGcsSurvived").asLong(),

@@ -63,22 +63,34 @@ class LiveIT {
         report.add(String.format(Locale.ROOT, "budget %d: keep-probability %s after %d thinnings, %d tracked", budget,
                 live.get("keepProbability").asText(), live.get("thinnings").asLong(), live.get("tracked").asLong()));
         double worst = 0;
+        double worstStretch = 0;
         long minTracked = Long.MAX_VALUE;
         for (String[] site : new String[][] {{"keepSmall", "" + SMALL_LENGTH}, {"keepMedium", "" + MEDIUM_LENGTH},
                 {"keepLarge", "" + LARGE_LENGTH}}) {
             int length = Integer.parseInt(site[1]);
             long truth = SET_BYTES / (16 + length) * (16 + length);
             JsonNode s = liveSite(profile, site[0]);
-            double estimate = s.get("estimatedBytes").asDouble();
+            // Built before the forced collection: all of it proven live.
+            JsonNode proven = s.get("proven");
+            double estimate = proven.get("estimatedBytes").asDouble();
+            double low = proven.get("estimatedBytesLow").asDouble();
+            double high = proven.get("estimatedBytesHigh").asDouble();
             double error = estimate / truth - 1;
             worst = Math.max(worst, Math.abs(error));
-            minTracked = Math.min(minTracked, s.get("tracked").asLong());
-            report.add(String.format(Locale.ROOT, "  %s: truth %,d, estimate %,.0f (%+.1f%%), tracked %d, median age %d ms, median GCs %d",
-                    site[0], truth, estimate, 100 * error, s.get("tracked").asLong(), s.get("medianAgeMillis").asLong(),
-                    s.get("medianGcs").asLong()));
+            minTracked = Math.min(minTracked, proven.get("tracked").asLong());
+            boolean inside = truth >= low && truth <= high;
+            // The 95% interval misses the truth one time in twenty by design: the test allows twice its
+            // half-width (about 4 sigma); how often the 95% interval held it is reported, and measured in bench/.
+            worstStretch = Math.max(worstStretch, Math.abs(estimate - truth) / Math.max(1, (high - low) / 2));
+            report.add(String.format(Locale.ROOT, "  %s: truth %,d, estimate %,.0f (%+.1f%%) [%,.0f, %,.0f] (width ±%.1f%%, truth %s),"
+                            + " tracked %d, median age %d ms, median GCs %d",
+                    site[0], truth, estimate, 100 * error, low, high, 50 * (high - low) / estimate, inside ? "inside" : "OUTSIDE",
+                    proven.get("tracked").asLong(), s.get("medianAgeMillis").asLong(), s.get("medianGcs").asLong()));
         }
-        double garbage = churnLiveBytes(profile);
-        report.add(String.format(Locale.ROOT, "  churn (garbage) live after --gc: %,.0f bytes", garbage));
+        // Garbage is never proven live: what the forced collection examined of it was gone. (Churn allocated
+        // since, not yet examined, is left out: on a loaded machine the dump can take a while after the GC.)
+        double garbage = churnLiveBytes(profile, true);
+        report.add(String.format(Locale.ROOT, "  churn (garbage) proven live after --gc: %,.0f bytes", garbage));
         String text = String.join("\n", report);
         System.out.println(text);
 
@@ -89,12 +101,13 @@ class LiveIT {
         }
         assertTrue(minTracked >= 700, "enough tracked objects per site for the tolerance\n" + text);
         assertTrue(worst <= TOLERANCE, "worst live error " + worst + "\n" + text);
+        assertTrue(worstStretch <= 2, "the truth is within twice the 95% interval's half-width\n" + text);
         assertTrue(garbage < 0.01 * SET_BYTES, "garbage sites are near zero after a GC\n" + text);
 
         // Age: the kept sets are older and survived more GCs than the churn, and --min-gcs 1 hides the churn.
         JsonNode small = liveSite(young, "keepSmall");
         assertTrue(small.get("medianGcs").asLong() >= 1, text);
-        assertTrue(churnLiveBytes(young) < 0.01 * SET_BYTES, "--min-gcs 1 removes the churn\n" + text);
+        assertTrue(churnLiveBytes(young, false) < 0.01 * SET_BYTES, "--min-gcs 1 removes the churn\n" + text);
     }
 
     static JsonNode liveSite(JsonNode profile, String method) {
@@ -107,12 +120,15 @@ class LiveIT {
         throw new AssertionError("no live site for " + method);
     }
 
-    static double churnLiveBytes(JsonNode profile) {
+    /** Live bytes of the churning site: the proven part, or with what is not yet examined. */
+    static double churnLiveBytes(JsonNode profile, boolean provenOnly) {
         double bytes = 0;
         for (JsonNode site : profile.get("sites")) {
             JsonNode stack = site.get("stack");
             if (stack.size() > 0 && stack.get(0).get("method").asText().equals("churn") && !site.get("live").isNull()) {
-                bytes += site.get("live").get("estimatedBytes").asDouble();
+                JsonNode live = site.get("live");
+                bytes += live.get("proven").get("estimatedBytes").asDouble()
+                        + (provenOnly ? 0 : live.get("unexamined").get("estimatedBytes").asDouble());
             }
         }
         return bytes;

@@ -7,6 +7,7 @@ import io.heaptap.profile.GcCost;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.format.GcText;
+import io.heaptap.profile.format.LiveSummary;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.leak.LeakEvidence;
 import io.heaptap.profile.leak.LeakFormat;
@@ -124,7 +125,43 @@ final class HeaptapBean implements HeaptapMXBean {
     @Override
     public double getEstimatedLiveBytes() {
         AllocationProfile p = controller.recentProfile();
-        return p == null ? 0 : p.liveTotals().estimatedBytes();
+        return p == null ? 0 : p.liveTotals().proven().bytes().value();
+    }
+
+    @Override
+    public double getEstimatedLiveBytesLow() {
+        AllocationProfile p = controller.recentProfile();
+        return p == null ? 0 : p.liveTotals().proven().bytes().lower();
+    }
+
+    @Override
+    public double getEstimatedLiveBytesHigh() {
+        AllocationProfile p = controller.recentProfile();
+        return p == null ? 0 : p.liveTotals().proven().bytes().upper();
+    }
+
+    @Override
+    public double getUnexaminedLiveBytes() {
+        AllocationProfile p = controller.recentProfile();
+        return p == null ? 0 : p.liveTotals().unexamined().bytes().value() + p.liveTotals().heldUnexamined().bytes().value();
+    }
+
+    @Override
+    public long getMarkings() {
+        AllocationProfile p = controller.recentProfile();
+        return p == null ? 0 : p.liveInfo().markings().inWindow();
+    }
+
+    @Override
+    public String getLastMarking() {
+        AllocationProfile p = controller.recentProfile();
+        return p == null || p.liveInfo().markings().lastCompletedAt() == null ? "" : p.liveInfo().markings().lastCompletedAt().toString();
+    }
+
+    @Override
+    public List<String> getLiveReport() {
+        AllocationProfile p = controller.recentProfile();
+        return p == null ? List.of() : LiveSummary.lines(p, "capture");
     }
 
     @Override
@@ -306,7 +343,9 @@ final class HeaptapBean implements HeaptapMXBean {
         for (int i = 0; i < Math.min(n, sites.size()); i++) {
             AllocationSite s = sites.get(i);
             LiveStats l = s.live();
-            rows.add(new LiveRow(i + 1, s.type(), s.allocatedAt(), l.estimatedBytes(), l.estimatedObjects(), l.tracked(),
+            rows.add(new LiveRow(i + 1, s.type(), s.allocatedAt(), l.proven().bytes().value(), l.proven().bytes().lower(),
+                    l.proven().bytes().upper(), l.unexamined().bytes().value() + l.heldUnexamined().bytes().value(),
+                    l.proven().objects().value(), l.tracked(),
                     l.medianAge().toMillis(), l.maxAge().toMillis(), l.medianGcs()));
         }
         return rows;
@@ -331,12 +370,13 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public void startLeakWatch(String duration, String every) {
-        startLeakWatch(duration, every, null, "jmx");
+        startLeakWatch(duration, every, null, false, "jmx");
     }
 
     @Override
-    public void startLeakWatch(String duration, String every, String interval, String client) {
-        LeakWatchOptions options = LeakWatchOptions.parse(required(duration, "duration", "5m"), required(every, "every", "15s"), interval);
+    public void startLeakWatch(String duration, String every, String interval, boolean gc, String client) {
+        LeakWatchOptions options = LeakWatchOptions.parse(required(duration, "duration", "5m"), required(every, "every", "15s"), interval,
+                gc);
         controller.startLeakWatch(options, client == null || client.isBlank() ? "jmx" : client);
     }
 
@@ -356,7 +396,7 @@ final class HeaptapBean implements HeaptapMXBean {
             for (LeakReport.RankedSite s : r.top(n)) {
                 LeakEvidence e = s.evidence();
                 rows.add(new LeakRow(s.rank(), e.verdict().label(), e.confidence(), e.site().type(), e.site().allocatedAt(),
-                        e.liveBytes(), e.bytesPerMinute(), e.growth(), e.maxAgeMillis(), e.medianAgeMillis(), e.medianGcs(),
+                        e.liveBytes(), e.liveBytesLow(), e.liveBytesHigh(), e.unexaminedBytes(), e.markings(), e.bytesPerMinute(), e.growth(), e.maxAgeMillis(), e.medianAgeMillis(), e.medianGcs(),
                         e.tracked(), e.points(), e.reason()));
             }
         }

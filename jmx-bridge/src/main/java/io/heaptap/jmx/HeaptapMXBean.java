@@ -49,8 +49,28 @@ public interface HeaptapMXBean {
     @Description("Bytes allocated during the current or last capture (an estimate)")
     double getEstimatedAllocatedBytes();
 
-    @Description("Bytes held by live objects now (an estimate)")
+    @Description("Bytes proven live now: tracked objects still referenced after a whole-heap marking that began after their"
+            + " allocation (an estimate)")
     double getEstimatedLiveBytes();
+
+    @Description("Lower end of the 95% interval of EstimatedLiveBytes")
+    double getEstimatedLiveBytesLow();
+
+    @Description("Upper end of the 95% interval of EstimatedLiveBytes")
+    double getEstimatedLiveBytesHigh();
+
+    @Description("Bytes of live objects no whole-heap marking has examined yet (an estimate; may be garbage)")
+    double getUnexaminedLiveBytes();
+
+    @Description("Whole-heap markings (full collections, concurrent marking cycles) during the current or last capture (a count)")
+    long getMarkings();
+
+    @Description("When the last whole-heap marking completed (ISO-8601); empty if none since tracking began")
+    String getLastMarking();
+
+    @Description("The live set in words: proven live and not yet examined with their 95% intervals, the markings behind the"
+            + " proof, and any figure the heap cannot hold")
+    List<String> getLiveReport();
 
     @Description("The garbage collector (G1, Parallel, ZGC, ...); empty when idle")
     String getGcCollector();
@@ -167,17 +187,19 @@ public interface HeaptapMXBean {
     void startLeakWatch(@Description(name = "duration", value = "How long to watch, e.g. 5m (max 7 days)") String duration,
                         @Description(name = "every", value = "Time between live snapshots, e.g. 15s (1s to duration)") String every);
 
-    @Description("Starts a leak watch with every option")
+    @Description("Starts a leak watch with every option. WARNING: gc forces a full collection before each snapshot, which"
+            + " pauses the application")
     void startLeakWatch(@Description(name = "duration", value = "How long to watch, e.g. 5m (max 7 days)") String duration,
                         @Description(name = "every", value = "Time between live snapshots, e.g. 15s (1s to duration)") String every,
                         @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k") String interval,
+                        @Description(name = "gc", value = "Force a full collection before each snapshot: proves what is live, pauses the application") boolean gc,
                         @Description(name = "client", value = "Who starts it (shown to anyone who finds it running)") String client);
 
     @Description("Ends the leak watch now with a last snapshot, and stops its capture; harmless when none runs")
     void stopLeakWatch();
 
     @Description("The current leak ranking: leak suspects first, each site with its verdict (leak suspect, cache-like,"
-            + " stable, transient), confidence and evidence")
+            + " stable, transient, undecided), confidence and evidence")
     List<LeakRow> leakRanking(@Description(name = "n", value = "How many rows, 1-1000") int n);
 
     @Description("The leak report as bytes: text, json (with each site's series) or html (a chart of live bytes over time)")

@@ -14,6 +14,10 @@ public final class LeakRow {
     private final String type;
     private final String allocatedAt;
     private final double estimatedLiveBytes;
+    private final double estimatedLiveBytesLow;
+    private final double estimatedLiveBytesHigh;
+    private final double unexaminedLiveBytes;
+    private final long markings;
     private final double liveBytesPerMinute;
     private final double growth;
     private final long maxAgeMillis;
@@ -23,9 +27,11 @@ public final class LeakRow {
     private final int snapshots;
     private final String reason;
 
-    @ConstructorParameters({"rank", "verdict", "confidence", "type", "allocatedAt", "estimatedLiveBytes", "liveBytesPerMinute",
+    @ConstructorParameters({"rank", "verdict", "confidence", "type", "allocatedAt", "estimatedLiveBytes",
+            "estimatedLiveBytesLow", "estimatedLiveBytesHigh", "unexaminedLiveBytes", "markings", "liveBytesPerMinute",
             "growth", "maxAgeMillis", "medianAgeMillis", "medianGcsSurvived", "tracked", "snapshots", "reason"})
     public LeakRow(int rank, String verdict, double confidence, String type, String allocatedAt, double estimatedLiveBytes,
+                   double estimatedLiveBytesLow, double estimatedLiveBytesHigh, double unexaminedLiveBytes, long markings,
                    double liveBytesPerMinute, double growth, long maxAgeMillis, long medianAgeMillis, long medianGcsSurvived,
                    long tracked, int snapshots, String reason) {
         this.rank = rank;
@@ -34,6 +40,10 @@ public final class LeakRow {
         this.type = type;
         this.allocatedAt = allocatedAt;
         this.estimatedLiveBytes = estimatedLiveBytes;
+        this.estimatedLiveBytesLow = estimatedLiveBytesLow;
+        this.estimatedLiveBytesHigh = estimatedLiveBytesHigh;
+        this.unexaminedLiveBytes = unexaminedLiveBytes;
+        this.markings = markings;
         this.liveBytesPerMinute = liveBytesPerMinute;
         this.growth = growth;
         this.maxAgeMillis = maxAgeMillis;
@@ -106,5 +116,25 @@ public final class LeakRow {
     /** The evidence in words. */
     public String getReason() {
         return reason;
+    }
+
+    /** Lower end of the 95% interval of the proven live bytes. */
+    public double getEstimatedLiveBytesLow() {
+        return estimatedLiveBytesLow;
+    }
+
+    /** Upper end of the 95% interval of the proven live bytes. */
+    public double getEstimatedLiveBytesHigh() {
+        return estimatedLiveBytesHigh;
+    }
+
+    /** Live bytes no whole-heap marking has examined yet (an estimate; may be garbage). */
+    public double getUnexaminedLiveBytes() {
+        return unexaminedLiveBytes;
+    }
+
+    /** Whole-heap markings in the site's window (a count): the proof behind the verdict. */
+    public long getMarkings() {
+        return markings;
     }
 }

@@ -8,20 +8,28 @@ public final class LiveRow {
     private final String type;
     private final String allocatedAt;
     private final double estimatedLiveBytes;
+    private final double estimatedLiveBytesLow;
+    private final double estimatedLiveBytesHigh;
+    private final double unexaminedLiveBytes;
     private final double estimatedLiveObjects;
     private final long tracked;
     private final long medianAgeMillis;
     private final long maxAgeMillis;
     private final long medianGcsSurvived;
 
-    @ConstructorParameters({"rank", "type", "allocatedAt", "estimatedLiveBytes", "estimatedLiveObjects", "tracked",
+    @ConstructorParameters({"rank", "type", "allocatedAt", "estimatedLiveBytes", "estimatedLiveBytesLow",
+            "estimatedLiveBytesHigh", "unexaminedLiveBytes", "estimatedLiveObjects", "tracked",
             "medianAgeMillis", "maxAgeMillis", "medianGcsSurvived"})
-    public LiveRow(int rank, String type, String allocatedAt, double estimatedLiveBytes, double estimatedLiveObjects,
+    public LiveRow(int rank, String type, String allocatedAt, double estimatedLiveBytes, double estimatedLiveBytesLow,
+                   double estimatedLiveBytesHigh, double unexaminedLiveBytes, double estimatedLiveObjects,
                    long tracked, long medianAgeMillis, long maxAgeMillis, long medianGcsSurvived) {
         this.rank = rank;
         this.type = type;
         this.allocatedAt = allocatedAt;
         this.estimatedLiveBytes = estimatedLiveBytes;
+        this.estimatedLiveBytesLow = estimatedLiveBytesLow;
+        this.estimatedLiveBytesHigh = estimatedLiveBytesHigh;
+        this.unexaminedLiveBytes = unexaminedLiveBytes;
         this.estimatedLiveObjects = estimatedLiveObjects;
         this.tracked = tracked;
         this.medianAgeMillis = medianAgeMillis;
@@ -63,5 +71,20 @@ public final class LiveRow {
 
     public long getMedianGcsSurvived() {
         return medianGcsSurvived;
+    }
+
+    /** Lower end of the 95% interval of the proven live bytes. */
+    public double getEstimatedLiveBytesLow() {
+        return estimatedLiveBytesLow;
+    }
+
+    /** Upper end of the 95% interval of the proven live bytes. */
+    public double getEstimatedLiveBytesHigh() {
+        return estimatedLiveBytesHigh;
+    }
+
+    /** Live bytes no whole-heap marking has examined yet (an estimate; may be garbage). */
+    public double getUnexaminedLiveBytes() {
+        return unexaminedLiveBytes;
     }
 }

@@ -2,12 +2,14 @@ package io.heaptap.session;
 
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.NativeAgentException;
+import io.heaptap.nativeagent.LiveProof;
 import io.heaptap.nativeagent.NativeSnapshot;
 import io.heaptap.nativeagent.PathSearch;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.Markings;
 import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.profile.format.ProfileFormat;
@@ -60,6 +62,8 @@ public final class Controller {
     private ScheduledFuture<?> deadline;
     private AllocationProfile recentProfile;
     private long recentProfileNanos;
+    private long markingsAtStart;
+    private long forcedAtStart;
 
     public Controller() {
         this(DumpDirectory.forThisJvm());
@@ -104,6 +108,8 @@ public final class Controller {
             throw new SessionConflictException(e.getMessage());
         }
         gcMonitor.start();
+        markingsAtStart = liveTracker.markings().completed();
+        forcedAtStart = liveTracker.markings().forcedCount();
         options = requested;
         startedBy = client == null || client.isBlank() ? "unknown client" : client;
         startedAt = Instant.now();
@@ -246,20 +252,47 @@ public final class Controller {
         if (state == SessionState.IDLE) {
             throw new SessionConflictException("nothing to dump: no capture has run since the agent was loaded or reset");
         }
-        long bornBefore = Long.MAX_VALUE;
-        if (gc) {
-            // Show what survived the collection: objects allocated during or after it are untested.
-            bornBefore = System.nanoTime();
-            agent.forceGc();
-            agent.setGcCount(LiveTracker.gcCount());
-        }
-        NativeSnapshot snapshot = snapshot(filter, bornBefore);
-        long end = state == SessionState.RECORDING ? System.nanoTime() : stopNanos;
         List<String> warnings = new ArrayList<>();
+        if (gc && forceFullGc() < 0) {
+            warnings.add("the forced full collection was refused by the JVM: nothing new is proven live by it");
+        }
+        NativeSnapshot snapshot = snapshot(filter, liveProof(gc));
+        long end = state == SessionState.RECORDING ? System.nanoTime() : stopNanos;
         SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
         CaptureInfo info = new CaptureInfo(target, startedAt, end - startNanos, snapshot.intervalBytes(),
                 snapshot.stackDepth(), snapshot.samples(), snapshot.drops(), warnings, gcMonitor.cost());
         return new AllocationProfile(info, snapshot.live(), snapshot.sites());
+    }
+
+    /**
+     * Forces a whole-heap collection through JVMTI (even with -XX:+DisableExplicitGC) and returns how
+     * long the call took (the application's pause, or on concurrent collectors the cycle it waited
+     * for), or -1 if the JVM refused. Every object allocated before the call and still tracked after
+     * it is proven live. <b>Pauses the application.</b>
+     */
+    synchronized long forceFullGc() {
+        NativeAgent native_ = requireAgent();
+        liveTracker.markings().beginForced();
+        long began = System.nanoTime();
+        if (!native_.forceGc()) {
+            return -1;
+        }
+        long took = System.nanoTime() - began;
+        liveTracker.markings().forced(began);
+        native_.setGcCount(LiveTracker.gcCount());
+        return took;
+    }
+
+    /** The proof a snapshot is judged by: read before the snapshot, so no marking vouches for references checked before it. */
+    private LiveProof liveProof(boolean gcForced) {
+        MarkingClock clock = liveTracker.markings();
+        return new LiveProof(clock.provenBeforeNanos(), clock.markings(markingsAtStart, forcedAtStart), gcForced,
+                clock.trackingHoldsAll());
+    }
+
+    /** The marking clock as of now, for the capture's window. */
+    synchronized Markings markings() {
+        return liveTracker == null ? Markings.NONE : liveTracker.markings().markings(markingsAtStart, forcedAtStart);
     }
 
     public byte[] dump(ProfileFormat format, LiveFilter filter, boolean gc) {
@@ -287,7 +320,7 @@ public final class Controller {
                 throw new SessionConflictException("nothing is tracked: no capture has run since the agent was loaded or reset;"
                         + " run a capture with live tracking first");
             }
-            List<AllocationSite> sites = snapshot(LiveFilter.NONE, Long.MAX_VALUE).sites();
+            List<AllocationSite> sites = snapshot(LiveFilter.NONE, LiveProof.NONE).sites();
             List<Integer> matched = new ArrayList<>();
             for (int i = 0; i < sites.size(); i++) {
                 if (which.test(sites.get(i))) {
@@ -320,9 +353,9 @@ public final class Controller {
         return agent == null ? 0 : agent.weakRefs();
     }
 
-    private NativeSnapshot snapshot(LiveFilter filter, long bornBeforeNanos) {
+    private NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) {
         try {
-            return requireAgent().snapshot(filter, bornBeforeNanos);
+            return requireAgent().snapshot(filter, proof);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

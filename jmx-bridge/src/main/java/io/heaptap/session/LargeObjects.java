@@ -8,7 +8,9 @@ import java.lang.management.ManagementFactory;
  * The live table's large-object stratum for this JVM. On G1, objects of at least half a region are
  * humongous, and a weak reference to one keeps G1 from reclaiming it eagerly; those samples get a
  * small budget of their own, so the table can hold back at most about 5% of the heap as humongous
- * garbage. Other collectors have no humongous objects: no stratum.
+ * garbage. Generational ZGC's minor collections leave JNI weak references alone, so any tracked young
+ * object outlives them until a major collection: objects of 2 MiB and more get the same kind of
+ * budget there (about 5% of the heap at 4 MiB each). Other collectors: no stratum.
  *
  * @param threshold size from which a sample is large, 0 for none
  * @param budget    tracked large objects at most
@@ -19,6 +21,12 @@ record LargeObjects(long threshold, int budget) {
     static LargeObjects forThisJvm() {
         try {
             HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            boolean generationalZgc = ManagementFactory.getGarbageCollectorMXBeans().stream()
+                    .anyMatch(b -> b.getName().equals("ZGC Minor Cycles"));
+            if (generationalZgc) {
+                long budget = Runtime.getRuntime().maxMemory() / 20 / (4L << 20);
+                return new LargeObjects(2L << 20, (int) Math.max(4, Math.min(1024, budget)));
+            }
             if (!"true".equals(hotspot.getVMOption("UseG1GC").getValue())) {
                 return NONE;
             }

@@ -2,6 +2,7 @@ package io.heaptap.session;
 
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.Markings;
 import io.heaptap.profile.leak.LeakHistory;
 import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.profile.leak.LeakWatchInfo;
@@ -53,6 +54,8 @@ final class LeakWatch {
     private long startNanos;
     private String endReason = "";
     private final List<String> warnings = new ArrayList<>();
+    private final java.util.ArrayDeque<Long> pausesMillis = new java.util.ArrayDeque<>();
+    private long maxPauseMillis;
     private LeakHistory history;
     private LeakReport report;
     private final Set<SiteKey> announced = new HashSet<>();
@@ -78,6 +81,8 @@ final class LeakWatch {
         startNanos = System.nanoTime();
         endReason = "";
         warnings.clear();
+        pausesMillis.clear();
+        maxPauseMillis = 0;
         history = new LeakHistory();
         report = null;
         announced.clear();
@@ -187,6 +192,9 @@ final class LeakWatch {
             return;
         }
         try {
+            if (options.gc()) {
+                forceGc();
+            }
             AllocationProfile profile = controller.profile(LiveFilter.NONE, false);
             history.add(elapsedMillis, profile);
             report = LeakReport.of(info(), history.sites());
@@ -195,6 +203,21 @@ final class LeakWatch {
             // Never let an exception end the timer thread or reach the application's stderr.
             warn("a snapshot failed at " + Instant.now() + ": " + e.getMessage());
         }
+    }
+
+    /** --gc: a full collection before the snapshot proves what is live; its pause is measured and reported. */
+    private void forceGc() {
+        long took = controller.forceFullGc();
+        if (took < 0) {
+            warn("the JVM refused the forced full collection at " + Instant.now() + ": that snapshot proves nothing new");
+            return;
+        }
+        long millis = TimeUnit.NANOSECONDS.toMillis(took);
+        if (pausesMillis.size() == LeakWatchInfo.MAX_PAUSES) {
+            pausesMillis.removeFirst();
+        }
+        pausesMillis.addLast(millis);
+        maxPauseMillis = Math.max(maxPauseMillis, millis);
     }
 
     private void warn(String warning) {
@@ -215,9 +238,11 @@ final class LeakWatch {
     }
 
     private LeakWatchInfo info() {
+        Markings markings = controller.markings();
         return new LeakWatchInfo(pid, startedAt, options.duration().toMillis(), options.every().toMillis(),
                 Math.max(0, history.lastMillis()), options.intervalBytes(), state == State.ENDED ? "ended" : "watching",
-                endReason, history.snapshots(), history.gcs(), history.sitesLeftOut(), warnings);
+                endReason, history.snapshots(), history.gcs(), history.markings(), markings.lastCompletedAt(),
+                markings.limitation(), options.gc(), List.copyOf(pausesMillis), maxPauseMillis, history.sitesLeftOut(), warnings);
     }
 
     State state() {

@@ -5,10 +5,12 @@ import io.heaptap.profile.HumanUnits;
 import java.time.Duration;
 
 /**
- * What a leak watch runs for: how long, how often it takes a live snapshot, and the sampling
- * interval of its captures. A watch may outlast one capture's 24 h box: the capture is re-armed.
+ * What a leak watch runs for: how long, how often it takes a live snapshot, the sampling interval
+ * of its captures, and whether a full collection is forced before each snapshot ({@code gc}: it
+ * pauses the application, and proves which objects are live). A watch may outlast one capture's
+ * 24 h box: the capture is re-armed.
  */
-public record LeakWatchOptions(Duration duration, Duration every, long intervalBytes) {
+public record LeakWatchOptions(Duration duration, Duration every, long intervalBytes, boolean gc) {
     public static final Duration DEFAULT_DURATION = Duration.ofMinutes(5);
     public static final Duration DEFAULT_EVERY = Duration.ofSeconds(15);
     public static final Duration MAX_DURATION = Duration.ofDays(7);
@@ -32,9 +34,9 @@ public record LeakWatchOptions(Duration duration, Duration every, long intervalB
     }
 
     /** From human text ({@code 5m}, {@code 15s}, {@code 512k}); null or blank text means the default. */
-    public static LeakWatchOptions parse(String duration, String every, String interval) {
+    public static LeakWatchOptions parse(String duration, String every, String interval, boolean gc) {
         return new LeakWatchOptions(parseDuration(duration, "duration", DEFAULT_DURATION), parseDuration(every, "every", DEFAULT_EVERY),
-                interval == null || interval.isBlank() ? CaptureOptions.DEFAULT_INTERVAL : CaptureOptions.parseInterval(interval));
+                interval == null || interval.isBlank() ? CaptureOptions.DEFAULT_INTERVAL : CaptureOptions.parseInterval(interval), gc);
     }
 
     private static Duration parseDuration(String text, String name, Duration fallback) {

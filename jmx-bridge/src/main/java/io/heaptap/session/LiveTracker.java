@@ -16,9 +16,10 @@ import javax.management.ListenerNotFoundException;
 import javax.management.Notification;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
 
 /**
- * Keeps the live table clean and its GC clock right. GC callbacks may not use JNI, so weak
+ * Keeps the live table clean, its GC clock right, and the {@link MarkingClock} fed. GC callbacks may not use JNI, so weak
  * references of collected objects are deleted here, on the daemon thread {@code heaptap-live},
  * right after each collection. The GC count comes from the GC MXBeans' notifications, which every
  * HotSpot collector sends (ZGC and Shenandoah post no JVMTI GC events).
@@ -31,6 +32,7 @@ final class LiveTracker implements NotificationListener {
     private final Semaphore collections = new Semaphore(0);
     private final List<NotificationEmitter> emitters = new ArrayList<>();
     private Thread thread;
+    private volatile MarkingClock markings = new MarkingClock();
 
     LiveTracker(NativeAgent agent) {
         this.agent = agent;
@@ -40,6 +42,7 @@ final class LiveTracker implements NotificationListener {
         if (thread != null) {
             return;
         }
+        markings = new MarkingClock();
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc instanceof NotificationEmitter emitter) {
                 emitter.addNotificationListener(this, null, null);
@@ -74,11 +77,27 @@ final class LiveTracker implements NotificationListener {
 
     @Override
     public void handleNotification(Notification notification, Object handback) {
-        if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
-            // On the JDK's notification thread: counting the collections allocates, and that is heaptap's.
-            agent.setGcCount(NativeAgent.asHeaptapThread(LiveTracker::gcCount));
+        if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())
+                && notification.getUserData() instanceof CompositeData data) {
+            // On the JDK's notification thread: what this allocates is heaptap's.
+            NativeAgent.asHeaptapThread(() -> {
+                agent.setGcCount(gcCount());
+                try {
+                    GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(data);
+                    markings.onCollection(info.getGcName(), info.getGcCause(), info.getGcInfo().getId(),
+                            info.getGcInfo().getStartTime(), info.getGcInfo().getEndTime());
+                } catch (RuntimeException e) {
+                    // a notification heaptap cannot read proves nothing: the clock stays where it was
+                }
+                return null;
+            });
             collections.release();
         }
+    }
+
+    /** The liveness-proof clock of the current tracking (a new one after each reset). */
+    MarkingClock markings() {
+        return markings;
     }
 
     private void run() {

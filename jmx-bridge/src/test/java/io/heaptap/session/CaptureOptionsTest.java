@@ -67,7 +67,7 @@ class CaptureOptionsTest {
         assertEquals(java.time.Duration.ofSeconds(10), PathOptions.parse(3, 32, 1000, "10s").timeLimit());
         assertTrue(assertThrows(IllegalArgumentException.class, () -> PathOptions.parse(3, 32, 1000, "11s")).getMessage()
                 .contains("above the maximum of 10s"), "issue #15: a 5-minute walk was accepted");
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> LeakWatchOptions.parse("5m", "15s", "1k")).getMessage()
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> LeakWatchOptions.parse("5m", "15s", "1k", false)).getMessage()
                 .contains("below the minimum of 4 KiB"));
     }
 

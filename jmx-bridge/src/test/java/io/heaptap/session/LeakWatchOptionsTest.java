@@ -10,19 +10,19 @@ import org.junit.jupiter.api.Test;
 
 class LeakWatchOptionsTest {
     static String refusal(String duration, String every) {
-        return assertThrows(IllegalArgumentException.class, () -> LeakWatchOptions.parse(duration, every, null)).getMessage();
+        return assertThrows(IllegalArgumentException.class, () -> LeakWatchOptions.parse(duration, every, null, false)).getMessage();
     }
 
     @Test
     void defaultsAndParsing() {
-        LeakWatchOptions d = LeakWatchOptions.parse(null, "", null);
+        LeakWatchOptions d = LeakWatchOptions.parse(null, "", null, false);
         assertEquals(Duration.ofMinutes(5), d.duration());
         assertEquals(Duration.ofSeconds(15), d.every());
         assertEquals(CaptureOptions.DEFAULT_INTERVAL, d.intervalBytes());
-        LeakWatchOptions o = LeakWatchOptions.parse("2h", "1m", "64k");
+        LeakWatchOptions o = LeakWatchOptions.parse("2h", "1m", "64k", true);
         assertEquals(Duration.ofHours(2), o.duration());
         assertEquals(65536, o.intervalBytes());
-        assertEquals(Duration.ofSeconds(30), LeakWatchOptions.parse("30s", "30s", null).every(), "every may equal duration");
+        assertEquals(Duration.ofSeconds(30), LeakWatchOptions.parse("30s", "30s", null, false).every(), "every may equal duration");
     }
 
     @Test

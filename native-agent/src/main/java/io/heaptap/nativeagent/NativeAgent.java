@@ -117,15 +117,20 @@ public final class NativeAgent {
     }
 
     /**
-     * The current or last capture, with the live set now seen through a filter; objects born at or
-     * after {@code bornBeforeNanos} ({@link System#nanoTime()}) are left out, Long.MAX_VALUE for none.
+     * The current or last capture, with the live set now seen through a filter and split by the
+     * proof of liveness read before this call (see {@link LiveProof}); the heap in use is the larger of
+     * the readings before and after it.
      */
-    public NativeSnapshot snapshot(LiveFilter filter, long bornBeforeNanos) throws IOException {
+    public NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) throws IOException {
+        java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+        long usedBefore = memory.getHeapMemoryUsage().getUsed();
         byte[] bytes = snapshot0();
         if (bytes == null) {
             throw new IOException("the native agent could not produce a snapshot");
         }
-        return SnapshotDecoder.decode(bytes, filter, bornBeforeNanos);
+        java.lang.management.MemoryUsage heap = memory.getHeapMemoryUsage();
+        // The heap the snapshot saw: a collection right after it must not make its figures look impossible.
+        return SnapshotDecoder.decode(bytes, filter, proof.withHeap(Math.max(usedBefore, heap.getUsed()), heap.getMax()));
     }
 
     /**

@@ -19,7 +19,7 @@ import java.util.List;
 /** Reads the binary snapshot written by allocationStore.cpp / sampler.cpp (big-endian). */
 final class SnapshotDecoder {
     static final int MAGIC = 0x48544150;  // "HTAP"
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     private static final int NONE = 0xFFFFFFFF;
     static final Frame UNKNOWN_METHOD = Frame.synthetic("[unknown-method]");
 
@@ -37,10 +37,12 @@ final class SnapshotDecoder {
     }
 
     /**
-     * {@code bornBeforeNanos}: only objects allocated before this {@link System#nanoTime()} count as
-     * live (after a forced GC: what survived it, not what was allocated since); Long.MAX_VALUE for all.
+     * {@code proof}: objects allocated before its {@link System#nanoTime()} instant have been examined by
+     * a completed whole-heap marking, so those still tracked are proven live; younger ones are not yet
+     * examined. It must be read before the snapshot is taken: a marking that completes meanwhile would
+     * otherwise vouch for references checked before it cleared them.
      */
-    static NativeSnapshot decode(byte[] bytes, LiveFilter filter, long bornBeforeNanos) throws IOException {
+    static NativeSnapshot decode(byte[] bytes, LiveFilter filter, LiveProof proof) throws IOException {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
         if (in.readInt() != MAGIC) {
             throw new IOException("not a heaptap snapshot");
@@ -95,7 +97,8 @@ final class SnapshotDecoder {
             stacks.add(Arrays.asList(stack));
         }
 
-        record RawSite(int stack, String type, long samples, double objects, double bytes) {
+        record RawSite(int stack, String type, long samples, double objects, double bytes, double objectsVariance,
+                       double bytesVariance) {
         }
         int siteCount = in.readInt();
         List<RawSite> raw = new ArrayList<>(siteCount);
@@ -106,7 +109,9 @@ final class SnapshotDecoder {
             double objects = in.readDouble();
             double estimatedBytes = in.readDouble();
             in.readLong();  // raw sampled bytes: kept in the format for diagnostics, unused here
-            raw.add(new RawSite(stack, type, siteSamples, objects, estimatedBytes));
+            double objectsVariance = in.readDouble();
+            double bytesVariance = in.readDouble();
+            raw.add(new RawSite(stack, type, siteSamples, objects, estimatedBytes, objectsVariance, bytesVariance));
         }
 
         long nowNanos = in.readLong();  // the agent's CLOCK_MONOTONIC, the same clock as System.nanoTime()
@@ -128,9 +133,15 @@ final class SnapshotDecoder {
         }
         for (int i = 0; i < liveCount; i++) {
             int site = in.readInt();
-            TrackedObject o = new TrackedObject(in.readLong(), in.readDouble(), in.readDouble(), in.readLong(), in.readLong());
-            boolean bornBefore = nowNanos - o.ageNanos() < bornBeforeNanos;
-            if (site >= 0 && site < siteCount && bornBefore && filter.accepts(o)) {
+            long size = in.readLong();
+            double objects = in.readDouble();
+            double bytesWeight = in.readDouble();
+            long age = in.readLong();
+            long gcs = in.readLong();
+            boolean large = in.readUnsignedByte() != 0;
+            boolean proven = nowNanos - age < proof.provenBeforeNanos();
+            TrackedObject o = new TrackedObject(size, objects, bytesWeight, age, gcs, proven, large || proof.trackingHoldsAll());
+            if (site >= 0 && site < siteCount && filter.accepts(o)) {
                 tracked.get(site).add(o);
             }
         }
@@ -140,10 +151,10 @@ final class SnapshotDecoder {
             RawSite r = raw.get(i);
             boolean noStack = r.stack() == NONE;
             sites.add(new AllocationSite(noStack ? List.of() : stacks.get(r.stack()), !noStack && truncated[r.stack()], r.type(),
-                    r.samples(), r.objects(), r.bytes(), LiveStats.of(tracked.get(i))));
+                    r.samples(), r.objects(), r.bytes(), r.objectsVariance(), r.bytesVariance(), LiveStats.of(tracked.get(i))));
         }
         LiveInfo live = new LiveInfo(liveEnabled, budget, liveCount, keep, admitted, skipped + refFailures, thinnings, thinned,
-                died, weakRefs, gcCount, filter, bornBeforeNanos != Long.MAX_VALUE);
+                died, weakRefs, gcCount, filter, proof.gcForced(), proof.markings(), proof.heapUsedBytes(), proof.heapMaxBytes());
         return new NativeSnapshot(generation, interval, depth, samples, drops, live, sites);
     }
 }

@@ -98,7 +98,7 @@ class FieldIndexPathsTest {
     }
 
     static List<ReferencePath> paths(Class<?> type) throws Exception {
-        List<AllocationSite> sites = NativeAgent.get().snapshot(LiveFilter.NONE, Long.MAX_VALUE).sites();
+        List<AllocationSite> sites = NativeAgent.get().snapshot(LiveFilter.NONE, LiveProof.NONE).sites();
         List<Integer> ids = new ArrayList<>();
         for (int i = 0; i < sites.size(); i++) {
             if (sites.get(i).type().equals(type.getName()) && sites.get(i).live().tracked() > 0) {

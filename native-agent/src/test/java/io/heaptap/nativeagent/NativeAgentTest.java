@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
+import io.heaptap.profile.Markings;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,7 @@ class NativeAgentTest {
         agent.start(64 * 1024, Duration.ofMinutes(1), 64, 1024, 0, 0, 2);
         allocateInts(256L << 20);
         agent.stop();
-        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
 
         assertTrue(snapshot.samples() > 1000, "samples: " + snapshot.samples());
         AllocationSite site = snapshot.sites().stream().filter(s -> s.type().equals("int[]")
@@ -60,7 +61,7 @@ class NativeAgentTest {
         }
         long withinTheBox = agent.sampleCount();  // samples inside the first millisecond are legitimate
         allocateInts(64L << 20);
-        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
         agent.stop();
         assertEquals(withinTheBox, snapshot.samples(), "no sample is recorded after the deadline");
         assertTrue(snapshot.drops().samplesAfterDeadline() > 0);
@@ -75,9 +76,9 @@ class NativeAgentTest {
             allocateInts(16L << 20);
             agent.stop();
             assertFalse(agent.isSampling());
-            long samples = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE).samples();
+            long samples = agent.snapshot(LiveFilter.NONE, LiveProof.NONE).samples();
             allocateInts(16L << 20);
-            assertEquals(samples, agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE).samples(), "no samples after stop");
+            assertEquals(samples, agent.snapshot(LiveFilter.NONE, LiveProof.NONE).samples(), "no samples after stop");
             assertTrue(samples > 0);
         }
     }
@@ -88,7 +89,7 @@ class NativeAgentTest {
         agent.start(8 * 1024, Duration.ofMinutes(1), 4, 1024, 0, 0, 2);
         recurse(20 + ThreadLocalRandom.current().nextInt(2));
         agent.stop();
-        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
         AllocationSite site = snapshot.sites().stream().filter(s -> s.type().equals("long[]")).findFirst().orElseThrow();
         assertEquals(4, site.stack().size());
         assertTrue(site.truncated());
@@ -121,7 +122,7 @@ class NativeAgentTest {
         allocateInts(256L << 20);  // 256 MiB of garbage
         agent.stop();
         agent.forceGc();
-        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
         AllocationSite kept = snapshot.sites().stream().filter(s -> s.type().equals("long[]")
                 && s.stack().get(0).methodName().equals("retain")).findFirst().orElseThrow();
         double relative = kept.live().estimatedBytes() / (64.0 * 1024 * 1024);
@@ -142,7 +143,7 @@ class NativeAgentTest {
         agent.start(16 * 1024, Duration.ofMinutes(1), 64, 1024, 512, 0, 2);
         retain(64 * 1024);  // ~4096 samples into a 512-entry table: at least 3 thinnings
         agent.stop();
-        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
         LiveInfo live = snapshot.live();
         assertTrue(live.thinnings() >= 3, "thinnings: " + live.thinnings());
         assertTrue(live.keepProbability() <= 0.125, "keep: " + live.keepProbability());
@@ -172,7 +173,7 @@ class NativeAgentTest {
             }
         }
         agent.stop();
-        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
         assertTrue(snapshot.live().thinnings() >= 8, "thinnings: " + snapshot.live().thinnings());
         double live = snapshot.sites().stream().filter(s -> s.type().equals("long[]"))
                 .mapToDouble(s -> s.live().estimatedBytes()).sum();
@@ -200,14 +201,25 @@ class NativeAgentTest {
             }
         }
         agent.stop();
+        NativeSnapshot unexamined = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
+        long beforeGc = System.nanoTime();
         agent.forceGc();  // the three in four dropped arrays must be gone before "live" means kept
-        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, new LiveProof(beforeGc, Markings.NONE, true, false));
+        AllocationSite before = unexamined.sites().stream().filter(s -> s.type().equals("byte[]")
+                && s.stack().get(0).methodName().equals("theLargeObjectStratumIsBoundedAndUnbiased")).findFirst().orElseThrow();
+        // Before a marking, large objects are never upscaled: heaptap's reference may be all that holds them.
+        assertEquals(0, before.live().unexamined().tracked());
+        assertEquals(before.live().tracked(), before.live().heldUnexamined().tracked());
         AllocationSite site = snapshot.sites().stream().filter(s -> s.type().equals("byte[]")
                 && s.stack().get(0).methodName().equals("theLargeObjectStratumIsBoundedAndUnbiased")).findFirst().orElseThrow();
         assertTrue(site.live().tracked() <= 32, "the large stratum holds at most its budget: " + site.live().tracked());
         // 500 kept, thinned to 16-32 entries: relative sd ~ 20-25%, so 100% is over 4 sigma
-        double relative = site.live().estimatedBytes() / (500.0 * (256 * 1024 + 16));
+        assertEquals(site.live().tracked(), site.live().proven().tracked(), "all proven after the forced collection");
+        double truth = 500.0 * (256 * 1024 + 16);
+        double relative = site.live().proven().bytes().value() / truth;
         assertTrue(relative > 0.0 && relative < 2.0, "large live estimate/truth = " + relative);
+        assertTrue(site.live().proven().bytes().lower() < truth && site.live().proven().bytes().upper() > truth,
+                "the interval holds the truth: " + site.live().proven().bytes());
         agent.clear();
         assertEquals(0, agent.weakRefs());
         big.clear();

@@ -55,7 +55,7 @@ class ReferencePathsTest {
     }
 
     static int[] leakedSites() throws Exception {
-        List<AllocationSite> sites = NativeAgent.get().snapshot(LiveFilter.NONE, Long.MAX_VALUE).sites();
+        List<AllocationSite> sites = NativeAgent.get().snapshot(LiveFilter.NONE, LiveProof.NONE).sites();
         List<Integer> ids = new ArrayList<>();
         for (int i = 0; i < sites.size(); i++) {
             if (sites.get(i).type().equals(Leaked.class.getName()) && sites.get(i).live().tracked() > 0) {

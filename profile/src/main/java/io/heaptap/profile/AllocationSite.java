@@ -11,12 +11,25 @@ import java.util.List;
  * @param samples          raw sample count (a count, not an estimate)
  * @param estimatedObjects Poisson-weighted estimate of objects allocated
  * @param estimatedBytes   Poisson-weighted estimate of bytes allocated
+ * @param objectsVariance  the variance of {@code estimatedObjects} (Horvitz–Thompson, from the samples)
+ * @param bytesVariance    the variance of {@code estimatedBytes}
  * @param live             what this site holds alive now (after the dump's filter)
  */
 public record AllocationSite(List<Frame> stack, boolean truncated, String type, long samples,
-                             double estimatedObjects, double estimatedBytes, LiveStats live) {
+                             double estimatedObjects, double estimatedBytes, double objectsVariance, double bytesVariance,
+                             LiveStats live) {
     public AllocationSite {
         stack = List.copyOf(stack);
+    }
+
+    /** Estimated bytes allocated, with the interval. */
+    public Estimate allocatedBytes() {
+        return new Estimate(estimatedBytes, bytesVariance);
+    }
+
+    /** Estimated objects allocated, with the interval. */
+    public Estimate allocatedObjects() {
+        return new Estimate(estimatedObjects, objectsVariance);
     }
 
     /** {@code com.example.Cache.put(Cache.java:42)}: the allocating frame, or {@code [no-stack]}. */

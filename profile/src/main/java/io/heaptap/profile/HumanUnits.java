@@ -108,4 +108,32 @@ public final class HumanUnits {
         }
         return String.format(Locale.ROOT, "%dh%02dm", minutes / 60, minutes % 60);
     }
+
+    /** An estimate of bytes with its 95% interval: "12.0 MiB ± 1.1 MiB", or "3.0 MiB [0.4 MiB, 11.0 MiB]" when lopsided. */
+    public static String formatBytes(Estimate e) {
+        return withInterval(e, HumanUnits::formatBytesOnly);
+    }
+
+    /** An estimate of a count with its 95% interval, as {@link #formatBytes(Estimate)}. */
+    public static String formatCount(Estimate e) {
+        return withInterval(e, HumanUnits::formatCount);
+    }
+
+    private static String formatBytesOnly(double bytes) {
+        return formatBytes(bytes);
+    }
+
+    private static String withInterval(Estimate e, java.util.function.DoubleFunction<String> format) {
+        double lo = e.lower();
+        double hi = e.upper();
+        if (hi - lo <= 0) {
+            return format.apply(e.value());
+        }
+        double below = e.value() - lo;
+        double above = hi - e.value();
+        if (Math.abs(above - below) <= 0.2 * Math.max(above, below)) {
+            return format.apply(e.value()) + " ± " + format.apply((hi - lo) / 2);
+        }
+        return format.apply(e.value()) + " [" + format.apply(lo) + ", " + format.apply(hi) + "]";
+    }
 }

@@ -15,11 +15,14 @@ package io.heaptap.profile;
  * @param thinnedEntries   entries removed by thinning
  * @param died             tracked objects found collected (and their weak refs deleted)
  * @param weakRefs         JNI weak references the agent holds right now
- * @param gcCount          collections seen by the agent so far
+ * @param gcCount          collections of any kind seen by the agent so far
  * @param filter           the filter applied to this view
  * @param gcForced         a full GC was forced right before the dump
+ * @param markings         the whole-heap markings behind the proven part
+ * @param heapUsedBytes    heap in use at the dump (garbage included), -1 if unknown
+ * @param heapMaxBytes     the heap's maximum size, -1 if unknown
  */
 public record LiveInfo(boolean enabled, long budget, long tracked, double keepProbability, long admitted, long skipped,
                        long thinnings, long thinnedEntries, long died, long weakRefs, long gcCount, LiveFilter filter,
-                       boolean gcForced) {
+                       boolean gcForced, Markings markings, long heapUsedBytes, long heapMaxBytes) {
 }

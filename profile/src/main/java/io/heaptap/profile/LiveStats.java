@@ -7,38 +7,99 @@ import java.util.List;
 import java.util.function.ToLongFunction;
 
 /**
- * What a site (or type) holds alive: estimates of live objects and bytes, and the age and GCs
- * survived of its tracked objects. Medians are weighted by the objects each tracked object
- * stands for, so they estimate the median over all live objects; min and max are over the
- * tracked sample.
+ * What a site (or type) holds alive, in two parts that are never added up silently:
+ * <ul>
+ * <li>{@link #proven()}: tracked objects still referenced after a whole-heap marking that began
+ * after their allocation, so reachable when the collector last examined the whole heap;</li>
+ * <li>{@link #unexamined()}: allocated since the last such marking. They may be garbage that only
+ * young collections have passed over.</li>
+ * </ul>
+ * Objects not yet examined that heaptap's own weak reference may be keeping alive are not upscaled
+ * at all ({@link #heldUnexamined()}): on G1 the reference blocks the eager reclaim of a humongous
+ * object, and generational ZGC's minor collections leave JNI weak references alone, so the tracked
+ * sample outlives the untracked objects it would stand for.
  *
- * @param tracked          tracked objects behind the figures (a count)
- * @param estimatedObjects estimated live objects
- * @param estimatedBytes   estimated live bytes
+ * <p>Ages and GCs survived are over every tracked object of the site; medians are weighted by the
+ * objects each stands for, so they estimate the median over all live objects.
+ *
+ * @param tracked         tracked objects behind the figures (a count)
+ * @param proven          the proven part
+ * @param unexamined      the part not yet examined by a marking (upscaled; large objects left out)
+ * @param heldUnexamined tracked objects not yet examined that tracking may hold, as they are: a count and their own bytes
+ * @param provenMedianAge  median age of the proven objects (zero when none)
+ * @param provenMaxAge     age of the oldest proven object (zero when none): what tells a leak from a cache
  */
-public record LiveStats(long tracked, double estimatedObjects, double estimatedBytes, Duration minAge, Duration medianAge,
-                        Duration maxAge, long minGcs, long medianGcs, long maxGcs) {
+public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUnexamined, Duration minAge, Duration medianAge,
+                        Duration maxAge, long minGcs, long medianGcs, long maxGcs, Duration provenMedianAge,
+                        Duration provenMaxAge) {
 
-    public static final LiveStats NONE = new LiveStats(0, 0, 0, Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0, 0);
+    /**
+     * One part of a live set.
+     *
+     * @param tracked tracked objects in it (a count)
+     * @param objects estimated objects, with their uncertainty
+     * @param bytes   estimated bytes, with their uncertainty
+     */
+    public record Part(long tracked, Estimate objects, Estimate bytes) {
+        public static final Part NONE = new Part(0, Estimate.ZERO, Estimate.ZERO);
+
+        public Part plus(Part other) {
+            return new Part(tracked + other.tracked, objects.plus(other.objects), bytes.plus(other.bytes));
+        }
+
+        Part plus(TrackedObject o) {
+            return new Part(tracked + 1, objects.plus(Estimate.objectsOf(o.objects())),
+                    bytes.plus(Estimate.bytesOf(o.sizeBytes(), o.objects())));
+        }
+
+        Part plusAsIs(TrackedObject o) {
+            return new Part(tracked + 1, objects.plus(new Estimate(1, 0)), bytes.plus(new Estimate(o.sizeBytes(), 0)));
+        }
+    }
+
+    public static final LiveStats NONE = new LiveStats(0, Part.NONE, Part.NONE, Part.NONE, Duration.ZERO, Duration.ZERO,
+            Duration.ZERO, 0, 0, 0, Duration.ZERO, Duration.ZERO);
 
     public boolean isEmpty() {
         return tracked == 0;
+    }
+
+    /** Proven plus not yet examined (upscaled): what the weak references still point at, estimated. */
+    public double estimatedBytes() {
+        return proven.bytes().value() + unexamined.bytes().value();
+    }
+
+    public double estimatedObjects() {
+        return proven.objects().value() + unexamined.objects().value();
     }
 
     public static LiveStats of(List<TrackedObject> objects) {
         if (objects.isEmpty()) {
             return NONE;
         }
-        double liveObjects = 0;
-        double liveBytes = 0;
+        Part proven = Part.NONE;
+        Part unexamined = Part.NONE;
+        Part large = Part.NONE;
+        double weight = 0;
+        double provenWeight = 0;
+        List<TrackedObject> provenObjects = new ArrayList<>();
         for (TrackedObject o : objects) {
-            liveObjects += o.objects();
-            liveBytes += o.bytes();
+            if (o.proven()) {
+                proven = proven.plus(o);
+                provenObjects.add(o);
+                provenWeight += o.objects();
+            } else if (o.heldByTracking()) {
+                large = large.plusAsIs(o);
+            } else {
+                unexamined = unexamined.plus(o);
+            }
+            weight += o.objects();
         }
-        long[] age = minMedianMax(objects, TrackedObject::ageNanos, liveObjects);
-        long[] gcs = minMedianMax(objects, TrackedObject::gcsSurvived, liveObjects);
-        return new LiveStats(objects.size(), liveObjects, liveBytes, Duration.ofNanos(age[0]), Duration.ofNanos(age[1]),
-                Duration.ofNanos(age[2]), gcs[0], gcs[1], gcs[2]);
+        long[] age = minMedianMax(objects, TrackedObject::ageNanos, weight);
+        long[] gcs = minMedianMax(objects, TrackedObject::gcsSurvived, weight);
+        long[] provenAge = provenObjects.isEmpty() ? new long[3] : minMedianMax(provenObjects, TrackedObject::ageNanos, provenWeight);
+        return new LiveStats(objects.size(), proven, unexamined, large, Duration.ofNanos(age[0]), Duration.ofNanos(age[1]),
+                Duration.ofNanos(age[2]), gcs[0], gcs[1], gcs[2], Duration.ofNanos(provenAge[1]), Duration.ofNanos(provenAge[2]));
     }
 
     private static long[] minMedianMax(List<TrackedObject> objects, ToLongFunction<TrackedObject> key, double total) {

@@ -30,7 +30,9 @@ public final class ProfileDelta {
                 // Counters only grow within a capture; max() guards against rounding in the estimates.
                 sites.add(new AllocationSite(s.stack(), s.truncated(), s.type(), Math.max(0, s.samples() - b.samples()),
                         Math.max(0, s.estimatedObjects() - b.estimatedObjects()),
-                        Math.max(0, s.estimatedBytes() - b.estimatedBytes()), s.live()));
+                        Math.max(0, s.estimatedBytes() - b.estimatedBytes()),
+                        Math.max(0, s.objectsVariance() - b.objectsVariance()), Math.max(0, s.bytesVariance() - b.bytesVariance()),
+                        s.live()));
             }
         }
         CaptureInfo a = after.info();

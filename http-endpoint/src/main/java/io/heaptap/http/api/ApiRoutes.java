@@ -147,10 +147,11 @@ public final class ApiRoutes {
     }
 
     private Response startLeakWatch(Request request) {
-        QueryParams p = JsonBody.params(request).allowOnly("duration", "every", "interval");
+        QueryParams p = JsonBody.params(request).allowOnly("duration", "every", "interval", "gc");
         LeakWatchOptions options;
         try {
-            options = LeakWatchOptions.parse(p.text("duration", null), p.text("every", null), p.text("interval", null));
+            options = LeakWatchOptions.parse(p.text("duration", null), p.text("every", null), p.text("interval", null),
+                    p.bool("gc", false));
         } catch (IllegalArgumentException e) {
             throw new HttpError(400, e.getMessage());
         }

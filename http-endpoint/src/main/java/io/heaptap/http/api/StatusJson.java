@@ -5,6 +5,7 @@ import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.format.GcText;
 import io.heaptap.profile.format.JsonOutput;
 import io.heaptap.profile.format.JsonWriter;
+import io.heaptap.profile.format.LiveSummary;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.SessionStatus;
@@ -42,9 +43,26 @@ final class StatusJson {
         }
         json.field("samples", s.samples())
                 .field("estimatedAllocatedBytes", recent == null ? 0 : recent.totals().estimatedBytes())
-                .field("estimatedLiveBytes", recent == null ? 0 : recent.liveTotals().estimatedBytes())
-                .field("trackedObjects", recent == null ? 0 : recent.liveInfo().tracked())
-                .field("nativeMemoryBytes", s.nativeMemory())
+                .field("estimatedLiveBytes", recent == null ? 0 : recent.liveTotals().proven().bytes().value())
+                .field("trackedObjects", recent == null ? 0 : recent.liveInfo().tracked());
+        // The live set in its parts (proven, not yet examined), with intervals and the markings behind the proof.
+        json.name("live");
+        if (recent == null) {
+            json.value((String) null);
+        } else {
+            AllocationProfile.LiveTotals live = recent.liveTotals();
+            json.beginObject();
+            JsonWriter.parts(json, live.proven(), live.unexamined(), live.heldUnexamined());
+            JsonWriter.markings(json, recent.liveInfo().markings());
+            json.field("heapUsedBytes", recent.liveInfo().heapUsedBytes()).field("heapMaxBytes", recent.liveInfo().heapMaxBytes());
+            json.name("summary").beginArray();
+            LiveSummary.lines(recent, "capture").forEach(json::value);
+            json.endArray();
+            json.name("impossibleFigures").beginArray();
+            recent.impossibleFigures().forEach(json::value);
+            json.endArray().endObject();
+        }
+        json.field("nativeMemoryBytes", s.nativeMemory())
                 .field("weakRefs", controller.weakRefs())
                 .field("nativeAgentError", s.nativeError())
                 .field("pid", ProcessHandle.current().pid())

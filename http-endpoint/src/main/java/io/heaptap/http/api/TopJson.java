@@ -9,7 +9,9 @@ import java.util.List;
 
 /**
  * The body of {@code GET /api/top}: the top sites by estimated allocated bytes ({@code kind=alloc})
- * or by estimated live bytes now ({@code kind=live}). Estimates and counts are named as such.
+ * or by estimated proven live bytes now ({@code kind=live}: still referenced after a whole-heap marking;
+ * {@code unexaminedBytes} is what no marking has examined yet). Estimates carry their 95% interval
+ * ({@code ...Low}, {@code ...High}); estimates and counts are named as such.
  */
 final class TopJson {
     private TopJson() {
@@ -38,6 +40,8 @@ final class TopJson {
                     .field("type", s.type())
                     .field("frame", s.allocatedAt())
                     .field("estimatedBytes", s.estimatedBytes())
+                    .field("estimatedBytesLow", s.allocatedBytes().lower())
+                    .field("estimatedBytesHigh", s.allocatedBytes().upper())
                     .field("percent", total > 0 ? 100 * s.estimatedBytes() / total : 0)
                     .field("estimatedObjects", s.estimatedObjects())
                     .field("samples", s.samples())
@@ -54,8 +58,12 @@ final class TopJson {
                     .field("rank", i + 1)
                     .field("type", s.type())
                     .field("frame", s.allocatedAt())
-                    .field("estimatedBytes", l.estimatedBytes())
-                    .field("estimatedObjects", l.estimatedObjects())
+                    .field("estimatedBytes", l.proven().bytes().value())
+                    .field("estimatedBytesLow", l.proven().bytes().lower())
+                    .field("estimatedBytesHigh", l.proven().bytes().upper())
+                    .field("estimatedObjects", l.proven().objects().value())
+                    .field("unexaminedBytes", l.unexamined().bytes().value() + l.heldUnexamined().bytes().value())
+                    .field("impossible", profile.isImpossible(l))
                     .field("trackedObjects", l.tracked())
                     .field("medianAgeMillis", l.medianAge().toMillis())
                     .field("maxAgeMillis", l.maxAge().toMillis())

@@ -6,6 +6,8 @@
   const allocGraph = heaptapFlameGraph($('alloc-graph'), $('alloc-details'));
   const liveGraph = heaptapFlameGraph($('live-graph'), $('live-details'));
   const fmtBytes = allocGraph.formatBytes;
+  // An estimate with its 95% interval, as the text report writes it.
+  const fmtRange = (v, lo, hi) => hi > lo ? fmtBytes(v) + ' [' + fmtBytes(lo) + ', ' + fmtBytes(hi) + ']' : fmtBytes(v);
   const fmtMillis = ms => ms < 1000 ? ms + ' ms' : ms < 60000 ? (ms / 1000).toFixed(1) + ' s' : (ms / 60000).toFixed(1) + ' min';
   let lastState = null;
   let lastDraw = 0;
@@ -31,7 +33,7 @@
     if (s.state === 'recording') text += ', ' + fmtMillis(s.timeLeftMillis) + ' left';
     if (s.state !== 'idle') {
       text += '; ' + s.samples.toLocaleString() + ' samples; est. ' + fmtBytes(s.estimatedAllocatedBytes) + ' allocated, '
-        + fmtBytes(s.estimatedLiveBytes) + ' live; started by ' + s.startedBy;
+        + fmtBytes(s.estimatedLiveBytes) + ' proven live; started by ' + s.startedBy;
     }
     if (s.nativeAgentError) text += '; native agent unavailable: ' + s.nativeAgentError;
     $('status').textContent = text;
@@ -40,6 +42,14 @@
       const d = document.createElement('div');
       d.textContent = line;
       if (i === 0 && s.gc && s.gc.alarm) d.className = 'warn';
+      return d;
+    }));
+    // The live set: proven apart from not yet examined, the markings behind the proof, impossible figures.
+    const summary = s.live ? s.live.summary : [];
+    $('live-summary').replaceChildren(...summary.map(line => {
+      const d = document.createElement('div');
+      d.textContent = line;
+      if (line.startsWith('IMPOSSIBLE')) d.className = 'warn';
       return d;
     }));
     $('status').dataset.state = s.state;
@@ -66,10 +76,13 @@
     allocGraph.show(data.alloc);
     liveGraph.show(data.live);
     const alloc = await call('GET', '/api/top?kind=alloc&n=15');
-    fillTable('top-alloc', alloc.rows, r => [[r.rank, true], [fmtBytes(r.estimatedBytes), true], [r.percent.toFixed(1), true],
+    fillTable('top-alloc', alloc.rows, r => [[r.rank, true], [fmtRange(r.estimatedBytes, r.estimatedBytesLow, r.estimatedBytesHigh), true],
+      [r.percent.toFixed(1), true],
       [r.samples, true], [r.type], [r.frame]]);
     const live = await call('GET', '/api/top?kind=live&n=15');
-    fillTable('top-live', live.rows, r => [[r.rank, true], [fmtBytes(r.estimatedBytes), true], [r.trackedObjects, true],
+    fillTable('top-live', live.rows, r => [[r.rank, true],
+      [fmtRange(r.estimatedBytes, r.estimatedBytesLow, r.estimatedBytesHigh) + (r.impossible ? ' (impossible)' : ''), true],
+      [fmtBytes(r.unexaminedBytes), true], [r.trackedObjects, true],
       [fmtMillis(r.medianAgeMillis), true], [fmtMillis(r.maxAgeMillis), true], [r.type], [r.frame]]);
     document.body.dataset.drawn = String(Date.now());
   }
@@ -88,10 +101,12 @@
       return;
     }
     $('leak-status').textContent = w.state + (w.endReason ? ' (' + w.endReason + ')' : '') + ': ' + fmtMillis(w.elapsedMillis)
-      + ' of ' + fmtMillis(w.durationMillis) + ', ' + w.snapshots + ' snapshots, ' + w.gcs + ' collections; '
+      + ' of ' + fmtMillis(w.durationMillis) + ', ' + w.snapshots + ' snapshots, ' + w.gcs + ' collections, '
+      + w.markings + ' whole-heap markings' + (w.gcForced ? ' (forced, longest pause ' + fmtMillis(w.maxPauseMillis) + ')' : '') + '; '
       + w.leakSuspects + ' leak suspect(s) among ' + w.sitesFollowed + ' sites';
     fillTable('leak-table', r.sites, s => [[s.rank, true], [s.verdict], [Math.round(100 * s.confidence) + '%', true],
-      [fmtBytes(s.estimatedLiveBytes), true], [(s.liveBytesPerMinute < 0 ? '-' : '+') + fmtBytes(Math.abs(s.liveBytesPerMinute)), true],
+      [fmtRange(s.estimatedLiveBytes, s.estimatedLiveBytesLow, s.estimatedLiveBytesHigh), true],
+      [fmtBytes(s.estimatedUnexaminedBytes), true], [(s.liveBytesPerMinute < 0 ? '-' : '+') + fmtBytes(Math.abs(s.liveBytesPerMinute)), true],
       [fmtMillis(s.maxAgeMillis), true], [fmtMillis(s.medianAgeMillis), true], [s.type], [s.allocatedAt], [s.reason]]);
     document.body.dataset.leaksDrawn = String(w.snapshots);
   }
@@ -129,7 +144,7 @@
   $('stop').onclick = () => act('POST', '/api/stop');
   $('reset').onclick = () => act('POST', '/api/reset');
   $('leak-start').onclick = () => act('POST', '/api/leaks/start?duration=' + encodeURIComponent($('leak-duration').value)
-    + '&every=' + encodeURIComponent($('leak-every').value));
+    + '&every=' + encodeURIComponent($('leak-every').value) + '&gc=' + $('leak-gc').checked);
   $('leak-stop').onclick = () => act('POST', '/api/leaks/stop');
   refresh();
   setInterval(refresh, 1000);

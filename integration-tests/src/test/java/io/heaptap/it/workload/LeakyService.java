@@ -5,11 +5,14 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A target with four kinds of memory, each from its own allocation site, for the leak watch:
+ * A target with five kinds of memory, each from its own allocation site, for the leak watch:
  * (a) {@link #leakSome}: a slow leak, about 1 MiB/s kept forever; (b) {@link #refillCache}: a
  * 16 MiB cache replaced in full every 2 s; (c) {@link #churn}: heavy short-lived garbage; (d)
- * {@link #keepSet}: 48 MiB built once on "keep" ("kept" follows) and held. heaptap sees only
- * objects allocated while it samples, so the test sends "keep" after the watch started.
+ * {@link #churnLarge}: 3 MiB arrays that die at once (humongous on G1 with up to 4 MiB regions);
+ * (e) {@link #keepSet}: 48 MiB built once on "keep" ("kept" follows) and held. heaptap sees only
+ * objects allocated while it samples, so the test sends "keep" after the watch started. On a large
+ * heap, replaced caches and garbage that reached the old generation stay there until a whole-heap
+ * marking: the case heaptap's proof of liveness is for.
  */
 public final class LeakyService {
     public static final int ARRAY = 1_008;              // 1 KiB with the array header
@@ -30,6 +33,7 @@ public final class LeakyService {
         daemon("leak", () -> every(100, LeakyService::leakSome));
         daemon("cache", () -> every(CACHE_PERIOD_MILLIS, LeakyService::refillCache));
         daemon("churn", LeakyService::churn);
+        daemon("churn-large", () -> every(100, LeakyService::churnLarge));
         Commands.serve(command -> {
             if (command.equals("keep")) {
                 keepSet();
@@ -68,6 +72,11 @@ public final class LeakyService {
             }
             LockSupport.parkNanos(500_000);
         }
+    }
+
+    /** About 30 MiB/s of 3 MiB arrays, each dropped at once. */
+    static void churnLarge() {
+        sink = new byte[3 << 20];
     }
 
     private static void every(long millis, Runnable task) {

@@ -64,13 +64,15 @@ public final class FlameGraphAssets {
         data.name("gc").beginArray();
         GcText.lines(info.gc(), profile.allocationRate()).forEach(data::value);
         data.endArray();
-        data.field("liveSubtitle", String.format(Locale.ROOT, "estimated %s live now, from %,d tracked objects%s",
-                HumanUnits.formatBytes(profile.liveTotals().estimatedBytes()), profile.liveInfo().tracked(),
+        data.field("liveSubtitle", String.format(Locale.ROOT, "proven live now: %s (still referenced after a whole-heap marking);"
+                        + " not yet examined, not shown: %s; from %,d tracked objects%s",
+                HumanUnits.formatBytes(profile.liveTotals().proven().bytes()),
+                HumanUnits.formatBytes(profile.liveTotals().unexamined().bytes()), profile.liveInfo().tracked(),
                 profile.liveInfo().filter().isNone() ? "" : " (only objects " + TextReport.describe(profile.liveInfo().filter()) + ")"));
         data.name("alloc");
         FlameTree.of("all allocations", profile.sites(), AllocationSite::estimatedBytes).writeJson(data);
         data.name("live");
-        FlameTree.of("live objects", profile.sites(), s -> s.live().estimatedBytes()).writeJson(data);
+        FlameTree.of("proven live objects", profile.sites(), s -> s.live().proven().bytes().value()).writeJson(data);
         data.endObject();
         return data.toString();
     }

@@ -14,6 +14,8 @@ import io.heaptap.profile.HeapAroundGc;
 import io.heaptap.profile.HeapSizing;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
+import io.heaptap.profile.Estimate;
+import io.heaptap.profile.Markings;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -29,7 +31,7 @@ import java.util.Locale;
  * ({@code samples}) or an estimate ({@code estimated*}).
  */
 public final class JsonWriter implements ProfileWriter {
-    static final int SCHEMA_VERSION = 2;
+    static final int SCHEMA_VERSION = 3;
 
     @Override
     public void write(AllocationProfile profile, OutputStream out) throws IOException {
@@ -73,8 +75,9 @@ public final class JsonWriter implements ProfileWriter {
         j.name("totals").beginObject()
                 .field("samples", total.samples())
                 .field("estimatedObjects", total.estimatedObjects())
-                .field("estimatedBytes", total.estimatedBytes())
-                .endObject();
+                .field("estimatedBytes", total.estimatedBytes());
+        interval(j, "estimatedBytes", total.bytes());
+        j.endObject();
 
         LiveInfo live = profile.liveInfo();
         LiveTotals liveTotal = profile.liveTotals();
@@ -93,9 +96,13 @@ public final class JsonWriter implements ProfileWriter {
                 .field("minAgeMillis", live.filter().minAge().toMillis())
                 .field("minGcs", live.filter().minGcs())
                 .field("gcForced", live.gcForced())
-                .field("estimatedObjects", liveTotal.estimatedObjects())
-                .field("estimatedBytes", liveTotal.estimatedBytes())
-                .endObject();
+                .field("heapUsedBytes", live.heapUsedBytes())
+                .field("heapMaxBytes", live.heapMaxBytes());
+        markings(j, live.markings());
+        parts(j, liveTotal.proven(), liveTotal.unexamined(), liveTotal.heldUnexamined());
+        j.name("impossibleFigures").beginArray();
+        profile.impossibleFigures().forEach(j::value);
+        j.endArray().endObject();
 
         j.name("sites").beginArray();
         List<AllocationSite> sites = new ArrayList<>(profile.sites());
@@ -106,23 +113,24 @@ public final class JsonWriter implements ProfileWriter {
                     .field("type", s.type())
                     .field("samples", s.samples())
                     .field("estimatedObjects", s.estimatedObjects())
-                    .field("estimatedBytes", s.estimatedBytes())
-                    .field("truncated", s.truncated());
+                    .field("estimatedBytes", s.estimatedBytes());
+            interval(j, "estimatedBytes", s.allocatedBytes());
+            j.field("truncated", s.truncated());
             j.name("live");
             if (s.live().isEmpty()) {
                 j.value((String) null);
             } else {
                 LiveStats l = s.live();
-                j.beginObject()
-                        .field("tracked", l.tracked())
-                        .field("estimatedObjects", l.estimatedObjects())
-                        .field("estimatedBytes", l.estimatedBytes())
+                j.beginObject().field("tracked", l.tracked());
+                parts(j, l.proven(), l.unexamined(), l.heldUnexamined());
+                j.field("impossible", profile.isImpossible(l))
                         .field("minAgeMillis", l.minAge().toMillis())
                         .field("medianAgeMillis", l.medianAge().toMillis())
                         .field("maxAgeMillis", l.maxAge().toMillis())
                         .field("minGcs", l.minGcs())
                         .field("medianGcs", l.medianGcs())
                         .field("maxGcs", l.maxGcs())
+                        .field("provenMaxAgeMillis", l.provenMaxAge().toMillis())
                         .endObject();
             }
             j.name("stack").beginArray();
@@ -153,13 +161,53 @@ public final class JsonWriter implements ProfileWriter {
         for (LiveTotals t : profile.typesByLiveBytes()) {
             j.beginObject()
                     .field("type", t.name())
-                    .field("tracked", t.tracked())
-                    .field("estimatedObjects", t.estimatedObjects())
-                    .field("estimatedBytes", t.estimatedBytes())
-                    .endObject();
+                    .field("tracked", t.tracked());
+            parts(j, t.proven(), t.unexamined(), t.heldUnexamined());
+            j.endObject();
         }
         j.endArray();
         return j.endObject().toString();
+    }
+
+    /** {@code nameLow} and {@code nameHigh}: the 95% interval of an estimate. */
+    public static void interval(JsonOutput j, String name, Estimate e) {
+        j.field(name + "Low", e.lower()).field(name + "High", e.upper());
+    }
+
+    /**
+     * The live set in its parts: {@code proven} (still referenced after a whole-heap marking that began
+     * after allocation), {@code unexamined} (allocated since: may be garbage) and {@code heldUnexamined}
+     * (large objects not yet examined, not upscaled: counts and their own bytes).
+     */
+    public static void parts(JsonOutput j, LiveStats.Part proven, LiveStats.Part unexamined, LiveStats.Part large) {
+        part(j, "proven", proven);
+        part(j, "unexamined", unexamined);
+        j.name("heldUnexamined").beginObject()
+                .field("tracked", large.tracked())
+                .field("bytes", large.bytes().value())
+                .endObject();
+    }
+
+    private static void part(JsonOutput j, String name, LiveStats.Part p) {
+        j.name(name).beginObject()
+                .field("tracked", p.tracked())
+                .field("estimatedObjects", p.objects().value());
+        interval(j, "estimatedObjects", p.objects());
+        j.field("estimatedBytes", p.bytes().value());
+        interval(j, "estimatedBytes", p.bytes());
+        j.endObject();
+    }
+
+    /** The {@code markings} object: the liveness-proof clock behind a live view. */
+    public static void markings(JsonOutput j, Markings m) {
+        j.name("markings").beginObject()
+                .field("completed", m.completed())
+                .field("inCapture", m.inWindow())
+                .field("forced", m.forced())
+                .field("lastCompletedAt", m.lastCompletedAt() == null ? null : m.lastCompletedAt().toString())
+                .field("limitation", m.limitation())
+                .field("horizonMillis", m.horizonMillis())
+                .endObject();
     }
 
     /** The {@code gc} object of the JSON schema; also in {@code /api/status}. */

@@ -1,6 +1,8 @@
 package io.heaptap.profile.format;
 
 import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.HumanUnits;
+import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.Frame;
@@ -21,7 +23,7 @@ import java.util.zip.GZIPOutputStream;
  * Gzipped pprof (profile.proto) with Go's heap-profile conventions, so {@code go tool pprof},
  * Pyroscope, Parca and speedscope read it as they read a Go service's heap profile:
  * sample types {@code alloc_objects/count, alloc_space/bytes, inuse_objects/count,
- * inuse_space/bytes} (Go's order; in-use = the live estimate), period type {@code space/bytes},
+ * inuse_space/bytes} (Go's order; in-use = the proven live estimate, see {@link LiveStats}), period type {@code space/bytes},
  * period = the sampling interval, dense ids from 1, {@code string_table[0] = ""}, and every
  * Location a stable, non-zero synthetic address (Grafana Alloy tells stacks apart by address).
  */
@@ -69,7 +71,7 @@ final class PprofWriter implements ProfileWriter {
             samples.add(new ProtoWriter()
                     .packed(1, locations)
                     .packed(2, new long[] {Math.round(site.estimatedObjects()), Math.round(site.estimatedBytes()),
-                            Math.round(site.live().estimatedObjects()), Math.round(site.live().estimatedBytes())})
+                            Math.round(site.live().proven().objects().value()), Math.round(site.live().proven().bytes().value())})
                     .message(3, new ProtoWriter().uint64(1, strings.id("samples")).uint64(3, site.samples())));
         }
         for (ProtoWriter s : samples) {
@@ -121,6 +123,15 @@ final class PprofWriter implements ProfileWriter {
         comments.add(String.format(Locale.ROOT, "heaptap: live: %d tracked objects, keep-probability %.4g, %d thinnings%s",
                 profile.liveInfo().tracked(), profile.liveInfo().keepProbability(), profile.liveInfo().thinnings(),
                 profile.liveInfo().filter().isNone() ? "" : ", only objects " + TextReport.describe(profile.liveInfo().filter())));
+        AllocationProfile.LiveTotals live = profile.liveTotals();
+        comments.add(String.format(Locale.ROOT, "heaptap: inuse_* is the proven live part: objects still referenced after a whole-heap"
+                        + " marking that began after their allocation (%s); not yet examined, left out: %s in %d tracked objects",
+                HumanUnits.formatBytes(live.proven().bytes()), HumanUnits.formatBytes(live.unexamined().bytes().value()
+                        + live.heldUnexamined().bytes().value()), live.unexamined().tracked() + live.heldUnexamined().tracked()));
+        comments.add("heaptap: " + profile.liveInfo().markings().describe("capture"));
+        for (String problem : profile.impossibleFigures()) {
+            comments.add("heaptap: warning: " + problem);
+        }
         for (String warning : info.warnings()) {
             comments.add("heaptap: warning: " + warning);
         }

@@ -44,23 +44,23 @@ final class TextReport implements ProfileWriter {
         for (String warning : info.warnings()) {
             w.printf(Locale.ROOT, "warning: %s%n", warning);
         }
-        w.printf(Locale.ROOT, "estimated allocated: %s in %s objects (estimates are Poisson-weighted; samples are raw counts)%n",
-                HumanUnits.formatBytes(total.estimatedBytes()), HumanUnits.formatCount(total.estimatedObjects()));
+        w.printf(Locale.ROOT, "estimated allocated: %s in %s objects (estimates are Poisson-weighted, with 95%% intervals; samples are raw counts)%n",
+                HumanUnits.formatBytes(total.bytes()), HumanUnits.formatCount(total.estimatedObjects()));
 
         writeGc(profile, w);
 
         w.println();
         w.println("Top allocation sites");
-        w.printf(Locale.ROOT, "%4s  %12s  %6s  %12s  %9s  %s%n", "rank", "est. bytes", "%", "est. objects", "samples",
+        w.printf(Locale.ROOT, "%4s  %28s  %6s  %12s  %9s  %s%n", "rank", "est. bytes [95%]", "%", "est. objects", "samples",
                 "type / allocated at");
         List<AllocationSite> sites = profile.sitesByBytes();
         for (int i = 0; i < Math.min(TOP_SITES, sites.size()); i++) {
             AllocationSite s = sites.get(i);
-            w.printf(Locale.ROOT, "%4d  %12s  %5.1f%%  %12s  %,9d  %s%n", i + 1, HumanUnits.formatBytes(s.estimatedBytes()),
+            w.printf(Locale.ROOT, "%4d  %28s  %5.1f%%  %12s  %,9d  %s%n", i + 1, HumanUnits.formatBytes(s.allocatedBytes()),
                     percent(s.estimatedBytes(), total.estimatedBytes()), HumanUnits.formatCount(s.estimatedObjects()),
                     s.samples(), s.type());
             for (String frame : topFrames(s)) {
-                w.printf(Locale.ROOT, "%53s  %s%n", "", frame);
+                w.printf(Locale.ROOT, "%69s  %s%n", "", frame);
             }
         }
         if (sites.isEmpty()) {
@@ -100,27 +100,29 @@ final class TextReport implements ProfileWriter {
             return;
         }
         LiveTotals total = profile.liveTotals();
-        w.printf(Locale.ROOT, "Live objects now: %s in %s objects (estimated from %,d tracked of a %,d budget; keep-probability %s; %d GCs seen%s%s)%n",
-                HumanUnits.formatBytes(total.estimatedBytes()), HumanUnits.formatCount(total.estimatedObjects()),
+        w.printf(Locale.ROOT, "Live objects now (%,d tracked of a %,d budget; keep-probability %s; %d GCs seen%s%s)%n",
                 total.tracked(), live.budget(), keep(live), live.gcCount(),
                 live.filter().isNone() ? "" : "; only objects " + describe(live.filter()),
                 live.gcForced() ? "; after a forced full GC" : "");
+        for (String line : LiveSummary.lines(profile, "capture")) {
+            w.printf(Locale.ROOT, "  %s%n", line);
+        }
         w.println();
-        w.println("Top live sites");
-        w.printf(Locale.ROOT, "%4s  %12s  %6s  %12s  %8s  %-22s  %-14s  %s%n", "rank", "est. live", "%", "est. objects", "tracked",
+        w.println("Top live sites (proven first; intervals are 95%)");
+        w.printf(Locale.ROOT, "%4s  %28s  %22s  %8s  %-22s  %-14s  %s%n", "rank", "proven live", "not yet examined", "tracked",
                 "age min/median/max", "GCs min/med/max", "type / allocated at");
         List<AllocationSite> sites = profile.sitesByLiveBytes();
         for (int i = 0; i < Math.min(TOP_SITES, sites.size()); i++) {
             AllocationSite s = sites.get(i);
             LiveStats l = s.live();
-            w.printf(Locale.ROOT, "%4d  %12s  %5.1f%%  %12s  %,8d  %-22s  %-14s  %s%n", i + 1,
-                    HumanUnits.formatBytes(l.estimatedBytes()), percent(l.estimatedBytes(), total.estimatedBytes()),
-                    HumanUnits.formatCount(l.estimatedObjects()), l.tracked(),
+            w.printf(Locale.ROOT, "%4d  %28s  %22s  %,8d  %-22s  %-14s  %s%s%n", i + 1, HumanUnits.formatBytes(l.proven().bytes()),
+                    HumanUnits.formatBytes(l.unexamined().bytes().value() + l.heldUnexamined().bytes().value()), l.tracked(),
                     HumanUnits.formatDuration(l.minAge()) + "/" + HumanUnits.formatDuration(l.medianAge()) + "/"
                             + HumanUnits.formatDuration(l.maxAge()),
-                    l.minGcs() + "/" + l.medianGcs() + "/" + l.maxGcs(), s.type());
+                    l.minGcs() + "/" + l.medianGcs() + "/" + l.maxGcs(), s.type(),
+                    profile.isImpossible(l) ? "  (IMPOSSIBLE: above the maximum heap)" : "");
             for (String frame : topFrames(s)) {
-                w.printf(Locale.ROOT, "%91s  %s%n", "", frame);
+                w.printf(Locale.ROOT, "%121s  %s%n", "", frame);
             }
         }
         if (sites.isEmpty()) {
@@ -128,13 +130,13 @@ final class TextReport implements ProfileWriter {
         }
         w.println();
         w.println("Top live types");
-        w.printf(Locale.ROOT, "%4s  %12s  %6s  %12s  %8s  %s%n", "rank", "est. live", "%", "est. objects", "tracked", "type");
+        w.printf(Locale.ROOT, "%4s  %28s  %22s  %8s  %s%n", "rank", "proven live", "not yet examined", "tracked", "type");
         List<LiveTotals> types = profile.typesByLiveBytes();
         for (int i = 0; i < Math.min(TOP_TYPES, types.size()); i++) {
             LiveTotals t = types.get(i);
-            w.printf(Locale.ROOT, "%4d  %12s  %5.1f%%  %12s  %,8d  %s%n", i + 1, HumanUnits.formatBytes(t.estimatedBytes()),
-                    percent(t.estimatedBytes(), total.estimatedBytes()), HumanUnits.formatCount(t.estimatedObjects()),
-                    t.tracked(), t.name());
+            w.printf(Locale.ROOT, "%4d  %28s  %22s  %,8d  %s%n", i + 1, HumanUnits.formatBytes(t.proven().bytes()),
+                    HumanUnits.formatBytes(t.unexamined().bytes().value() + t.heldUnexamined().bytes().value()), t.tracked(),
+                    t.name());
         }
     }
 

@@ -30,6 +30,8 @@ public final class LeakHistory {
     private long lastMillis = -1;
     private long lastGcCount;
     private long firstGcCount = -1;
+    private long lastMarkings;
+    private long watchStartMarkings;
     private int snapshots;
     private long sitesLeftOut;
 
@@ -52,18 +54,23 @@ public final class LeakHistory {
             captureStartedAt = profile.info().startedAt();
         }
         long gcCount = profile.liveInfo().gcCount();
+        long markings = profile.liveInfo().markings().completed();
+        long horizon = profile.liveInfo().markings().horizonMillis();
         if (firstGcCount < 0) {
             firstGcCount = gcCount;
+            watchStartMarkings = markings - profile.liveInfo().markings().inWindow();
         }
         long windowStart = Math.max(0, lastMillis);
         long windowGcs = lastMillis < 0 ? gcCount : lastGcCount;
+        // The first snapshot's site window starts at the watch's start, whose markings came before it.
+        long windowMarkings = lastMillis < 0 ? watchStartMarkings : lastMarkings;
         Map<SiteKey, AllocationSite> now = new HashMap<>();
         for (AllocationSite site : profile.sites()) {
             now.merge(SiteKey.of(site), site, (a, b) -> a);
         }
         for (Map.Entry<SiteKey, SiteSeries> e : series.entrySet()) {
             AllocationSite site = now.remove(e.getKey());
-            e.getValue().add(point(atMillis, e.getKey(), site, gcCount));
+            e.getValue().add(point(atMillis, e.getKey(), site, gcCount, markings, horizon));
         }
         sitesLeftOut = 0;
         List<AllocationSite> newcomers = new ArrayList<>(now.values());
@@ -75,26 +82,29 @@ public final class LeakHistory {
                 continue;
             }
             SiteKey key = SiteKey.of(site);
-            SiteSeries s = new SiteSeries(key, windowStart, windowGcs, maxPoints);
-            s.add(point(atMillis, key, site, gcCount));
+            SiteSeries s = new SiteSeries(key, windowStart, windowGcs, windowMarkings, maxPoints);
+            s.add(point(atMillis, key, site, gcCount, markings, horizon));
             series.put(key, s);
         }
         lastMillis = atMillis;
         lastGcCount = gcCount;
+        lastMarkings = markings;
         snapshots++;
     }
 
-    private SitePoint point(long atMillis, SiteKey key, AllocationSite site, long gcCount) {
+    private SitePoint point(long atMillis, SiteKey key, AllocationSite site, long gcCount, long markings, long horizon) {
         if (site == null) {
-            return new SitePoint(atMillis, 0, 0, 0, 0, 0, 0, 0, 0, gcCount);
+            return new SitePoint(atMillis, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, gcCount, markings, horizon);
         }
         double[] before = cumulative.getOrDefault(key, new double[2]);
         double objects = Math.max(0, site.estimatedObjects() - before[0]);
         double bytes = Math.max(0, site.estimatedBytes() - before[1]);
         cumulative.put(key, new double[] {site.estimatedObjects(), site.estimatedBytes()});
         LiveStats l = site.live();
-        return new SitePoint(atMillis, l.tracked(), l.estimatedObjects(), l.estimatedBytes(), l.medianAge().toMillis(),
-                l.maxAge().toMillis(), l.medianGcs(), objects, bytes, gcCount);
+        return new SitePoint(atMillis, l.tracked(), l.proven().tracked(), l.proven().objects().value(),
+                l.proven().bytes().value(), l.proven().bytes().variance(), l.unexamined().bytes().value() + l.heldUnexamined().bytes().value(),
+                l.provenMedianAge().toMillis(), l.provenMaxAge().toMillis(), l.medianGcs(), objects, bytes, gcCount, markings,
+                horizon);
     }
 
     public List<SiteSeries> sites() {
@@ -113,6 +123,11 @@ public final class LeakHistory {
     /** Collections between the first and the last snapshot. */
     public long gcs() {
         return firstGcCount < 0 ? 0 : lastGcCount - firstGcCount;
+    }
+
+    /** Whole-heap markings between the watch's start and the last snapshot. */
+    public long markings() {
+        return firstGcCount < 0 ? 0 : lastMarkings - watchStartMarkings;
     }
 
     /** Sites of the last snapshot not followed because {@code maxSites} were followed already (a count). */

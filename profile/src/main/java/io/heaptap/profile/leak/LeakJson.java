@@ -5,7 +5,7 @@ import io.heaptap.profile.format.JsonOutput;
 
 /** The leak ranking as JSON (schema in the README, "Leaks"). Field names say estimate or count. */
 public final class LeakJson {
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     private LeakJson() {
     }
@@ -24,9 +24,17 @@ public final class LeakJson {
                 .field("endReason", w.endReason())
                 .field("snapshots", w.snapshots())
                 .field("gcs", w.gcs())
+                .field("markings", w.markings())
+                .field("lastMarkingAt", w.lastMarkingAt() == null ? null : w.lastMarkingAt().toString())
+                .field("markingLimitation", w.markingLimitation())
+                .field("gcForced", w.gcForced())
+                .field("maxPauseMillis", w.maxPauseMillis())
                 .field("sitesFollowed", report.sites().size())
                 .field("sitesLeftOut", w.sitesLeftOut())
                 .field("leakSuspects", report.suspects());
+        json.name("pausesMillis").beginArray();
+        w.pausesMillis().forEach(json::value);
+        json.endArray();
         json.name("warnings").beginArray();
         w.warnings().forEach(json::value);
         json.endArray().endObject();
@@ -53,10 +61,14 @@ public final class LeakJson {
         json.endArray()
                 .field("truncated", e.site().truncated())
                 .field("snapshots", e.points())
+                .field("provenSnapshots", e.provenPoints())
                 .field("windowMillis", e.windowMillis())
                 .field("trackedObjects", e.tracked())
                 .field("estimatedLiveBytes", e.liveBytes())
+                .field("estimatedLiveBytesLow", e.liveBytesLow())
+                .field("estimatedLiveBytesHigh", e.liveBytesHigh())
                 .field("estimatedLiveObjects", e.liveObjects())
+                .field("estimatedUnexaminedBytes", e.unexaminedBytes())
                 .field("liveBytesPerMinute", e.bytesPerMinute())
                 .field("liveObjectsPerMinute", e.objectsPerMinute())
                 .field("growth", e.growth())
@@ -66,6 +78,7 @@ public final class LeakJson {
                 .field("ageCoverage", e.ageCoverage())
                 .field("medianGcsSurvived", e.medianGcs())
                 .field("gcsInWindow", e.gcs())
+                .field("markingsInWindow", e.markings())
                 .field("estimatedAllocatedBytes", e.allocatedBytes())
                 .field("retained", e.retained())
                 .field("reason", e.reason());
@@ -75,7 +88,11 @@ public final class LeakJson {
                     .field("atMillis", p.atMillis())
                     .field("trackedObjects", p.tracked())
                     .field("estimatedLiveBytes", p.liveBytes())
+                    .field("estimatedLiveBytesLow", p.live().lower())
+                    .field("estimatedLiveBytesHigh", p.live().upper())
                     .field("estimatedLiveObjects", p.liveObjects())
+                    .field("estimatedUnexaminedBytes", p.unexaminedBytes())
+                    .field("markings", p.markings())
                     .field("medianAgeMillis", p.medianAgeMillis())
                     .field("maxAgeMillis", p.maxAgeMillis())
                     .field("medianGcsSurvived", p.medianGcs())

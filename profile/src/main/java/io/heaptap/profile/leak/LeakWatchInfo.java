@@ -15,14 +15,24 @@ import java.util.List;
  * @param state         {@code watching} or {@code ended}
  * @param endReason     why it ended ("duration reached", "stopped", ...); empty while watching
  * @param snapshots     snapshots taken (a count)
- * @param gcs           collections between the first and last snapshot (a count)
+ * @param gcs           collections of any kind between the first and last snapshot (a count)
+ * @param markings      whole-heap markings between the start and the last snapshot (a count): the proof behind verdicts
+ * @param lastMarkingAt when the last whole-heap marking completed, null if none since tracking began
+ * @param markingLimitation what this collector's marking clock cannot see, empty when nothing
+ * @param gcForced      a full collection was forced before every snapshot ({@code --gc})
+ * @param pausesMillis  the forced collections' pauses, one per snapshot (the last {@value #MAX_PAUSES} kept)
+ * @param maxPauseMillis the longest forced pause of the watch
  * @param sitesLeftOut  sites not followed because the site limit was reached (a count)
  * @param warnings      anything the reader should know (capture could not be re-armed, ...)
  */
 public record LeakWatchInfo(long pid, Instant startedAt, long durationMillis, long everyMillis, long elapsedMillis,
-                            long intervalBytes, String state, String endReason, int snapshots, long gcs, long sitesLeftOut,
-                            List<String> warnings) {
+                            long intervalBytes, String state, String endReason, int snapshots, long gcs, long markings,
+                            Instant lastMarkingAt, String markingLimitation, boolean gcForced, List<Long> pausesMillis,
+                            long maxPauseMillis, long sitesLeftOut, List<String> warnings) {
+    public static final int MAX_PAUSES = 120;
+
     public LeakWatchInfo {
         warnings = List.copyOf(warnings);
+        pausesMillis = List.copyOf(pausesMillis);
     }
 }

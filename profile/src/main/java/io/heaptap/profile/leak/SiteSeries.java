@@ -12,6 +12,7 @@ public final class SiteSeries {
     private final SiteKey key;
     private final long windowStartMillis;
     private final long gcCountAtStart;
+    private final long markingsAtStart;
     private final int maxPoints;
     private final List<SitePoint> points = new ArrayList<>();
 
@@ -19,14 +20,16 @@ public final class SiteSeries {
      * @param windowStartMillis when the site could first have allocated: the snapshot before the one
      *                          it first appeared in (0 for the first snapshot)
      * @param gcCountAtStart    the GC clock at that snapshot
+     * @param markingsAtStart   the marking clock at that snapshot
      */
-    public SiteSeries(SiteKey key, long windowStartMillis, long gcCountAtStart, int maxPoints) {
+    public SiteSeries(SiteKey key, long windowStartMillis, long gcCountAtStart, long markingsAtStart, int maxPoints) {
         if (maxPoints < 4) {
             throw new IllegalArgumentException("maxPoints must be at least 4");
         }
         this.key = key;
         this.windowStartMillis = windowStartMillis;
         this.gcCountAtStart = gcCountAtStart;
+        this.markingsAtStart = markingsAtStart;
         this.maxPoints = maxPoints;
     }
 
@@ -44,9 +47,10 @@ public final class SiteSeries {
             if (i + 1 < points.size()) {
                 SitePoint a = points.get(i);
                 SitePoint b = points.get(i + 1);
-                merged.add(new SitePoint(b.atMillis(), b.tracked(), b.liveObjects(), b.liveBytes(), b.medianAgeMillis(),
-                        b.maxAgeMillis(), b.medianGcs(), a.allocatedObjects() + b.allocatedObjects(),
-                        a.allocatedBytes() + b.allocatedBytes(), b.gcCount()));
+                merged.add(new SitePoint(b.atMillis(), b.tracked(), b.provenTracked(), b.liveObjects(), b.liveBytes(),
+                        b.liveBytesVariance(), b.unexaminedBytes(), b.medianAgeMillis(), b.maxAgeMillis(), b.medianGcs(),
+                        a.allocatedObjects() + b.allocatedObjects(), a.allocatedBytes() + b.allocatedBytes(), b.gcCount(),
+                        b.markings(), b.horizonMillis()));
             } else {
                 merged.add(points.get(i));
             }
@@ -65,6 +69,10 @@ public final class SiteSeries {
 
     public long gcCountAtStart() {
         return gcCountAtStart;
+    }
+
+    public long markingsAtStart() {
+        return markingsAtStart;
     }
 
     public List<SitePoint> points() {

@@ -9,7 +9,9 @@ public enum Verdict {
     /** Held and not growing: the oldest objects stay, the live bytes do not grow. */
     STABLE("stable"),
     /** Dies young: most live objects have not survived a collection, and little of what was allocated is live. */
-    TRANSIENT("transient");
+    TRANSIENT("transient"),
+    /** No proof yet: too few whole-heap markings in the site's window to tell kept objects from garbage. */
+    UNDECIDED("undecided");
 
     private final String label;
 

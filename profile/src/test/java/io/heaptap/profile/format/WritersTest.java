@@ -17,6 +17,7 @@ import io.heaptap.profile.HeapSizing;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
+import io.heaptap.profile.Markings;
 import io.heaptap.profile.TrackedObject;
 import io.heaptap.profile.TargetInfo;
 
@@ -53,13 +54,14 @@ class WritersTest {
                 Instant.parse("2026-11-21T10:00:00Z"), 30_000_000_000L, 524_288, 64, 300,
                 new Drops(0, 2, 0, 1, 0, 0, 0), List.of("a warning"), gc);
         LiveStats cacheLive = LiveStats.of(List.of(
-                new TrackedObject(32, 1000, 32_000, Duration.ofSeconds(5).toNanos(), 3),
-                new TrackedObject(32, 1000, 32_000, Duration.ofSeconds(20).toNanos(), 9)));
-        LiveInfo liveInfo = new LiveInfo(true, 65536, 2, 1.0, 10, 0, 0, 0, 8, 2, 12, LiveFilter.NONE, false);
+                new TrackedObject(32, 1000, 32_000, Duration.ofSeconds(5).toNanos(), 3, false, false),
+                new TrackedObject(32, 1000, 32_000, Duration.ofSeconds(20).toNanos(), 9, true, false)));
+        LiveInfo liveInfo = new LiveInfo(true, 65536, 2, 1.0, 10, 0, 0, 0, 8, 2, 12, LiveFilter.NONE, false,
+                new Markings(3, 2, 1, Instant.parse("2026-11-21T10:00:20Z"), "", 3000), 40L << 20, 256L << 20);
         return new AllocationProfile(info, liveInfo, List.of(
-                new AllocationSite(List.of(CACHE_PUT, MAIN), false, "app.Entry", 100, 2_000_000.4, 64_000_000.6, cacheLive),
-                new AllocationSite(List.of(PARSE, MAIN), true, "byte[]", 200, 400.0, 128_000_000.0, LiveStats.NONE),
-                new AllocationSite(List.of(), false, "java.lang.String", 1, 10, 240, LiveStats.NONE)));
+                new AllocationSite(List.of(CACHE_PUT, MAIN), false, "app.Entry", 100, 2_000_000.4, 64_000_000.6, 1e8, 1e12, cacheLive),
+                new AllocationSite(List.of(PARSE, MAIN), true, "byte[]", 200, 400.0, 128_000_000.0, 0, 0, LiveStats.NONE),
+                new AllocationSite(List.of(), false, "java.lang.String", 1, 10, 240, 0, 0, LiveStats.NONE)));
     }
 
     static String text(ProfileFormat f) {
@@ -82,10 +84,12 @@ class WritersTest {
         assertTrue(t.contains("interval 512.0 KiB, depth 64, 300 samples"), t);
         assertTrue(t.contains("dropped: 2 samples without a stack (no Java frames, or the stack table full), 1 stacks cut at the depth limit"), t);
         assertTrue(t.contains("warning: a warning"), t);
-        assertTrue(t.contains("   1     122.1 MiB   66.7%"), t);
+        assertTrue(t.contains("122.1 MiB   66.7%"), t);
+        assertTrue(t.contains("61.0 MiB ± 1.9 MiB"), "allocations carry their interval: " + t);
         assertTrue(t.contains("at app.Parser.parse(Parser.java:7)"), t);
-        assertTrue(t.contains("Live objects now: 62.5 KiB in 2000 objects (estimated from 2 tracked of a 65,536 budget; "
-                + "keep-probability 1, never thinned; 12 GCs seen)"), t);
+        assertTrue(t.contains("Live objects now (2 tracked of a 65,536 budget; keep-probability 1, never thinned; 12 GCs seen)"), t);
+        assertTrue(t.contains("proven live: 31.3 KiB [") && t.contains("not yet examined: 31.3 KiB ["), t);
+        assertTrue(t.contains("2 whole-heap markings (1 forced by heaptap) during the capture, the last completed at 2026-11-21T10:00:20Z"), t);
         assertTrue(t.contains("5.0s/5.0s/20.0s"), t);
     }
 
@@ -133,6 +137,7 @@ class WritersTest {
     @Test
     void pprofCommentsCarryTheGcCost() {
         List<String> comments = PprofWriter.comments(profile());
+        assertTrue(comments.stream().anyMatch(c -> c.startsWith("heaptap: inuse_* is the proven live part")), comments::toString);
         assertTrue(comments.contains("heaptap: collector: G1; heap: max 256.0 MiB, committed 256.0 MiB, used 40.0 MiB, initial 16.0 MiB"),
                 comments::toString);
         assertTrue(comments.stream().anyMatch(c -> c.startsWith("heaptap: gc: GC used 40% of this JVM's CPU")), comments::toString);
@@ -142,12 +147,15 @@ class WritersTest {
     @Test
     void jsonNamesEveryFigureAsCountOrEstimate() {
         String j = text(ProfileFormat.JSON);
-        assertTrue(j.startsWith("{\"schema\":\"heaptap-profile\",\"version\":2,"), j);
-        assertTrue(j.contains("\"live\":{\"tracked\":2,\"estimatedObjects\":2000,\"estimatedBytes\":64000,\"minAgeMillis\":5000,"
-                + "\"medianAgeMillis\":5000,\"maxAgeMillis\":20000,\"minGcs\":3,\"medianGcs\":3,\"maxGcs\":9}"), j);
+        assertTrue(j.startsWith("{\"schema\":\"heaptap-profile\",\"version\":3,"), j);
+        assertTrue(j.contains("\"live\":{\"tracked\":2,\"proven\":{\"tracked\":1,\"estimatedObjects\":1000,\"estimatedObjectsLow\":"), j);
+        assertTrue(j.contains("\"unexamined\":{\"tracked\":1,\"estimatedObjects\":1000,"), j);
+        assertTrue(j.contains("\"impossible\":false,\"minAgeMillis\":5000,\"medianAgeMillis\":5000,\"maxAgeMillis\":20000,"
+                + "\"minGcs\":3,\"medianGcs\":3,\"maxGcs\":9,\"provenMaxAgeMillis\":20000}"), j);
+        assertTrue(j.contains("\"markings\":{\"completed\":3,\"inCapture\":2,\"forced\":1,"), j);
         assertTrue(j.contains("\"liveTypes\":[{\"type\":\"app.Entry\",\"tracked\":2,"), j);
         assertTrue(j.contains("\"samplesWithoutStack\":2"), j);
-        assertTrue(j.contains("{\"type\":\"byte[]\",\"samples\":200,\"estimatedObjects\":400,\"estimatedBytes\":128000000,\"truncated\":true,"), j);
+        assertTrue(j.contains("{\"type\":\"byte[]\",\"samples\":200,\"estimatedObjects\":400,\"estimatedBytes\":128000000,\"estimatedBytesLow\":128000000,\"estimatedBytesHigh\":128000000,\"truncated\":true,"), j);
         assertTrue(j.contains("{\"class\":\"app.Parser\",\"method\":\"parse\",\"file\":\"Parser.java\",\"line\":7}"), j);
         assertTrue(j.contains("\"gc\":{\"collector\":\"G1\",\"heap\":{\"initialBytes\":16777216,\"usedBytes\":41943040,"
                 + "\"committedBytes\":268435456,\"maxBytes\":268435456},\"windowMillis\":30000,\"collections\":402,"

@@ -12,6 +12,7 @@ import io.heaptap.profile.Frame;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
+import io.heaptap.profile.Markings;
 import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.TrackedObject;
 
@@ -25,21 +26,24 @@ import org.junit.jupiter.api.Test;
 /** Snapshots into series: allocation deltas across re-armed captures, sites that die, bounds; and the writers. */
 class LeakHistoryTest {
     static final LeakWatchInfo WATCH = new LeakWatchInfo(4242, Instant.parse("2026-11-21T10:00:00Z"), 60_000, 5_000, 60_000,
-            524_288, "ended", "duration reached", 12, 150, 0, List.of());
+            524_288, "ended", "duration reached", 12, 150, 12, Instant.parse("2026-11-21T10:01:00Z"), "", true, List.of(40L, 35L), 40,
+            0, List.of());
     static final Frame LEAK = new Frame("app.Registry", "register", "Registry.java", 42);
     static final Frame TEMP = new Frame("app.Parser", "parse", "Parser.java", 7);
 
     static AllocationProfile profile(Instant captureStart, long gcCount, AllocationSite... sites) {
         CaptureInfo info = new CaptureInfo(new TargetInfo(4242, "17", "vm", "app.Main"), captureStart, 1, 524_288, 64, 10,
                 new Drops(0, 0, 0, 0, 0, 0, 0), List.of(), null);
-        LiveInfo live = new LiveInfo(true, 65536, 1, 1.0, 1, 0, 0, 0, 0, 1, gcCount, LiveFilter.NONE, false);
+        // Here every collection is a whole-heap marking, so every tracked object (TrackedObject.proven) is proven.
+        LiveInfo live = new LiveInfo(true, 65536, 1, 1.0, 1, 0, 0, 0, 0, 1, gcCount, LiveFilter.NONE, false,
+                new Markings(gcCount, 0, 0, null, "", 50), 1 << 30, 1 << 30);
         return new AllocationProfile(info, live, List.of(sites));
     }
 
     static AllocationSite site(Frame frame, double allocatedBytes, long... liveAgesSeconds) {
         List<TrackedObject> objects = java.util.Arrays.stream(liveAgesSeconds)
-                .mapToObj(age -> new TrackedObject(1024, 1, 1024, Duration.ofSeconds(age).toNanos(), age)).toList();
-        return new AllocationSite(List.of(frame), false, "byte[]", 1, allocatedBytes / 1024, allocatedBytes, LiveStats.of(objects));
+                .mapToObj(age -> new TrackedObject(1024, 1, 1024, Duration.ofSeconds(age).toNanos(), age, true, false)).toList();
+        return new AllocationSite(List.of(frame), false, "byte[]", 1, allocatedBytes / 1024, allocatedBytes, 0, 0, LiveStats.of(objects));
     }
 
     @Test
@@ -96,7 +100,9 @@ class LeakHistoryTest {
         String text = new String(LeakFormat.TEXT.render(report), StandardCharsets.UTF_8);
         assertTrue(text.contains("leak suspect") && text.contains("transient") && text.contains("at test.Workload.leak(Workload.java:1)"), text);
         String json = new String(LeakFormat.JSON.render(report), StandardCharsets.UTF_8);
-        assertTrue(json.startsWith("{\"version\":1,\"watch\":{\"pid\":4242"), json);
+        assertTrue(json.startsWith("{\"version\":2,\"watch\":{\"pid\":4242"), json);
+        assertTrue(json.contains("\"markings\":12") && json.contains("\"pausesMillis\":[40,35]"), json);
+        assertTrue(text.contains("forced full collections (--gc): 2, the application paused 40ms at most"), text);
         assertTrue(json.contains("\"verdict\":\"leak suspect\"") && json.contains("\"series\":[{\"atMillis\":5000"), json);
         String html = new String(LeakFormat.HTML.render(report), StandardCharsets.UTF_8);
         assertTrue(html.contains("const HEAPTAP_LEAKS = {") && !html.contains("/*D3*/") && html.contains("d3"), "html");

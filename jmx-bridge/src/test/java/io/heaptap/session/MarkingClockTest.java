@@ -1,0 +1,98 @@
+package io.heaptap.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+/** The liveness-proof clock on synthetic notifications: what counts, what each marking proves, heaptap's own collections once. */
+class MarkingClockTest {
+    static final long ORIGIN = 1_000_000_000L;
+
+    static long at(long millis) {
+        return ORIGIN + TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    @Test
+    void youngCollectionsProveNothingAndFullOnesProveWhatCameBeforeTheirStart() {
+        MarkingClock c = new MarkingClock(ORIGIN, List.of("G1 Young Generation", "G1 Concurrent GC", "G1 Old Generation"));
+        c.onCollection("G1 Young Generation", "G1 Evacuation Pause", 1, 100, 110);
+        assertEquals(0, c.completed());
+        assertEquals(Long.MIN_VALUE, c.provenBeforeNanos());
+        c.onCollection("G1 Old Generation", "System.gc()", 1, 200, 260);
+        assertEquals(1, c.completed());
+        assertEquals(at(200), c.provenBeforeNanos());
+        assertEquals("", c.limitation());
+    }
+
+    @Test
+    void concurrentCyclesProveWhatCameBeforeTheirStart() {
+        for (String bean : List.of("ZGC Cycles", "ZGC Major Cycles", "Shenandoah Cycles")) {
+            MarkingClock c = new MarkingClock(ORIGIN, List.of(bean));
+            c.onCollection(bean, "System.gc()", 1, 300, 450);
+            assertEquals(1, c.completed(), bean);
+            assertEquals(at(300), c.provenBeforeNanos(), bean);
+            c.onCollection(bean.replace("Cycles", "Pauses").replace("Major", "Minor"), "Allocation Rate", 1, 500, 501);
+            assertEquals(1, c.completed(), "pauses are not markings: " + bean);
+        }
+    }
+
+    @Test
+    void generationalZgcsOwnMajorCyclesProveNothing() {
+        MarkingClock c = new MarkingClock(ORIGIN, List.of("ZGC Minor Cycles", "ZGC Minor Pauses", "ZGC Major Cycles", "ZGC Major Pauses"));
+        c.onCollection("ZGC Major Cycles", "Allocation Rate", 1, 300, 450);
+        c.onCollection("ZGC Major Cycles", "Proactive", 2, 600, 750);
+        assertEquals(0, c.completed());
+        assertEquals(Long.MIN_VALUE, c.provenBeforeNanos());
+        assertTrue(c.limitation().contains("generational ZGC"), c.limitation());
+        c.onCollection("ZGC Major Cycles", "System.gc()", 3, 900, 990);
+        assertEquals(1, c.completed());
+        assertEquals(at(900), c.provenBeforeNanos());
+    }
+
+    @Test
+    void aG1PauseProvesOnlyWhatCameBeforeThePauseTwoEarlier() {
+        MarkingClock c = new MarkingClock(ORIGIN, List.of("G1 Young Generation", "G1 Concurrent GC", "G1 Old Generation"));
+        c.onCollection("G1 Concurrent GC", "No GC", 1, 1000, 1001);  // Remark of cycle 1: its start is unknown
+        assertEquals(Long.MIN_VALUE, c.provenBeforeNanos());
+        c.onCollection("G1 Concurrent GC", "No GC", 2, 1040, 1041);  // Cleanup of cycle 1
+        assertEquals(Long.MIN_VALUE, c.provenBeforeNanos());
+        c.onCollection("G1 Concurrent GC", "No GC", 3, 5000, 5002);  // Remark of cycle 2: it began after cycle 1's Cleanup
+        assertEquals(at(1001), c.provenBeforeNanos(), "the end of the pause two notifications back");
+        c.onCollection("G1 Concurrent GC", "No GC", 4, 5050, 5051);  // Cleanup of cycle 2
+        assertEquals(at(1041), c.provenBeforeNanos());
+        assertEquals(2, c.completed(), "a marking per Remark (odd count)");
+    }
+
+    @Test
+    void heaptapsForcedCollectionIsCountedOnceWhetherItsNotificationComesFirstOrLast() {
+        MarkingClock c = new MarkingClock(ORIGIN, List.of("PS Scavenge", "PS MarkSweep"));
+        c.beginForced();
+        c.onCollection("PS MarkSweep", MarkingClock.FORCED_CAUSE, 1, 10, 20);  // the notification first
+        c.forced(at(5));
+        assertEquals(1, c.completed());
+        c.beginForced();
+        c.forced(at(100));
+        c.onCollection("PS MarkSweep", MarkingClock.FORCED_CAUSE, 2, 101, 110);  // the notification last
+        assertEquals(2, c.completed());
+        assertEquals(2, c.forcedCount());
+        c.onCollection("PS MarkSweep", MarkingClock.FORCED_CAUSE, 3, 200, 210);  // another agent's
+        assertEquals(3, c.completed());
+        assertTrue(c.provenBeforeNanos() >= at(200));
+    }
+
+    @Test
+    void jdk17G1AndUnknownCollectorsSayWhatTheyCannotSee() {
+        MarkingClock g1 = new MarkingClock(ORIGIN, List.of("G1 Young Generation", "G1 Old Generation"));
+        assertTrue(g1.limitation().contains("concurrent cycles"), g1.limitation());
+        MarkingClock epsilon = new MarkingClock(ORIGIN, List.of());
+        epsilon.beginForced();
+        epsilon.forced(at(10));
+        assertEquals(0, epsilon.completed(), "a collector that marks nothing proves nothing, even when forced");
+        assertEquals(Long.MIN_VALUE, epsilon.provenBeforeNanos());
+        assertTrue(epsilon.limitation().contains("nothing is proven"), epsilon.limitation());
+    }
+}
