@@ -37,6 +37,29 @@ bool isHeaptapThread(jvmtiEnv* jvmti, jthread thread) {
     return jvmti->GetThreadLocalStorage(thread, &tls) == JVMTI_ERROR_NONE && tls == &heaptapThreadMarker;
 }
 
+// The JVM's Attach Listener runs what tools ask of it: heaptap's own attach (system properties,
+// starting the JMX agent, on every command), jcmd's. None of it is the application's work.
+void markAttachListener(jvmtiEnv* jvmti, JNIEnv* jni) {
+    jint count = 0;
+    jthread* threads = nullptr;
+    if (jvmti->GetAllThreads(&count, &threads) != JVMTI_ERROR_NONE) {
+        return;
+    }
+    for (jint i = 0; i < count; i++) {
+        jvmtiThreadInfo info{};
+        if (jvmti->GetThreadInfo(threads[i], &info) == JVMTI_ERROR_NONE) {
+            if (info.name != nullptr && std::string(info.name) == "Attach Listener") {
+                jvmti->SetThreadLocalStorage(threads[i], &heaptapThreadMarker);
+            }
+            jvmti->Deallocate(reinterpret_cast<unsigned char*>(info.name));
+            jni->DeleteLocalRef(info.thread_group);
+            jni->DeleteLocalRef(info.context_class_loader);
+        }
+        jni->DeleteLocalRef(threads[i]);
+    }
+    jvmti->Deallocate(reinterpret_cast<unsigned char*>(threads));
+}
+
 void JNICALL onSampledObjectAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size) {
     Sampler* s = sampler;
     if (s != nullptr && !isHeaptapThread(jvmti, thread)) {
@@ -126,6 +149,7 @@ JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv*
                                         liveBudget > 0 ? static_cast<uint32_t>(liveBudget) : 0, largeThreshold,
                                         largeBudget > 0 ? static_cast<uint32_t>(largeBudget) : 2, error);
     if (result == StartResult::kOk) {
+        markAttachListener(jvmtiForGc, env);
         return nullptr;
     }
     return env->NewStringUTF((std::to_string(static_cast<int>(result)) + ":" + error).c_str());

@@ -230,7 +230,9 @@ public final class Controller {
      * allocates meanwhile is heaptap's work and is not sampled.
      */
     public synchronized AllocationProfile profile(LiveFilter filter, boolean gc) {
-        return NativeAgent.asHeaptapThread(() -> profileNow(filter, gc));
+        try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
+            return profileNow(filter, gc);
+        }
     }
 
     private AllocationProfile profileNow(LiveFilter filter, boolean gc) {
@@ -254,7 +256,9 @@ public final class Controller {
     }
 
     public byte[] dump(ProfileFormat format, LiveFilter filter, boolean gc) {
-        return NativeAgent.asHeaptapThread(() -> ProfileWriter.toBytes(profile(filter, gc), format));
+        try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
+            return ProfileWriter.toBytes(profile(filter, gc), format);
+        }
     }
 
     /**

@@ -76,8 +76,10 @@ final class LiveTracker implements NotificationListener {
     public void handleNotification(Notification notification, Object handback) {
         if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
             // On the JDK's notification thread: counting the collections allocates, and that is heaptap's.
-            agent.setGcCount(NativeAgent.asHeaptapThread(LiveTracker::gcCount));
-            collections.release();
+            try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
+                agent.setGcCount(gcCount());
+                collections.release();
+            }
         }
     }
 

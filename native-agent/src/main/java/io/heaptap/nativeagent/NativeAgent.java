@@ -25,6 +25,7 @@ public final class NativeAgent {
                     throw new NativeAgentException(NativeAgentException.Reason.UNAVAILABLE, error);
                 }
                 instance = new NativeAgent();
+                prepareMarking();
             } catch (NativeAgentException e) {
                 loadFailure = e;
             }
@@ -148,23 +149,20 @@ public final class NativeAgent {
     }
 
     /**
-     * Runs {@code work} with the calling thread marked as heaptap's: its allocations are not
-     * sampled, so building a dump or serving HTTP never shows in the application's profile.
-     * Nested calls keep the outer mark. Without the native library it simply runs the work.
+     * Marks the calling thread as heaptap's until closed (try-with-resources): what it allocates
+     * meanwhile is not sampled, so building a dump or answering a JMX call never shows in the
+     * application's profile. Nests: an inner mark leaves the outer one in place. Allocates
+     * nothing, before or after marking: an allocation before the mark would be sampled as the
+     * application's (it was, from GC notifications). Without the native library it does nothing.
      */
-    public static <T> T asHeaptapThread(java.util.function.Supplier<T> work) {
-        try (HeaptapWork marked = heaptapWork()) {
-            return work.get();
-        }
-    }
-
-    /** Marks the calling thread as heaptap's until closed (try-with-resources); nests. */
     public static HeaptapWork heaptapWork() {
-        return new HeaptapWork(mark(true));
+        return mark(true) ? HeaptapWork.NESTED : HeaptapWork.OUTERMOST;
     }
 
-    /** The mark of {@link #heaptapWork()}; closing it restores the thread's earlier state. */
+    /** The mark of {@link #heaptapWork()}; closing the outermost one unmarks the thread. */
     public static final class HeaptapWork implements AutoCloseable {
+        private static final HeaptapWork OUTERMOST = new HeaptapWork(false);
+        private static final HeaptapWork NESTED = new HeaptapWork(true);
         private final boolean wasMarked;
 
         private HeaptapWork(boolean wasMarked) {
@@ -179,12 +177,28 @@ public final class NativeAgent {
         }
     }
 
-    /** A thread body that marks its thread as heaptap's first (for heaptap's own threads). */
+    /**
+     * A thread body that marks its thread as heaptap's first (for heaptap's own threads). Call it
+     * on a thread that is marked already (the lambda is allocated by the caller).
+     */
     public static Runnable heaptapThread(Runnable body) {
         return () -> {
             mark(true);
             body.run();
         };
+    }
+
+    /**
+     * Links the marking native and initialises {@link HeaptapWork} now, while nothing samples:
+     * the first call of a native method looks it up through Java code that allocates, and that
+     * would happen before the first mark took effect.
+     */
+    private static void prepareMarking() {
+        if (!markHeaptapThread0(true)) {
+            markHeaptapThread0(false);
+        }
+        HeaptapWork initialised = HeaptapWork.OUTERMOST;  // loads and initialises the class
+        initialised.getClass();
     }
 
     private static boolean mark(boolean heaptap) {

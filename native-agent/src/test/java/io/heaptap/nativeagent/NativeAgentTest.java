@@ -50,6 +50,40 @@ class NativeAgentTest {
         assertTrue(relative > 0.8 && relative < 1.2, "estimate/truth = " + relative);
     }
 
+    /**
+     * Regression: marking a thread as heaptap's allocated its mark object before the mark took
+     * effect, and at a 64 KiB interval that object showed in the application's profile now and
+     * then. Sampling every allocation makes any such allocation certain to show.
+     */
+    @Test
+    void markingAThreadAsHeaptapsAllocatesNothingThatIsSampled() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        agent.start(1, Duration.ofMinutes(1), 64, 1024, 0, 0, 2);
+        allocateInts(4L << 20);  // past the sample point the JVM drew at its default interval
+        for (int i = 0; i < 1000; i++) {
+            try (NativeAgent.HeaptapWork outer = NativeAgent.heaptapWork()) {
+                try (NativeAgent.HeaptapWork inner = NativeAgent.heaptapWork()) {
+                    sink = new byte[64];  // heaptap's work: never sampled
+                }
+                sink = new byte[32];
+            }
+        }
+        for (int i = 0; i < 1000; i++) {
+            sink = new long[4];  // the application's: sampled
+        }
+        agent.stop();
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, Long.MAX_VALUE);
+        assertTrue(snapshot.sites().stream().anyMatch(s -> s.type().equals("long[]")), "sampling works");
+        for (AllocationSite site : snapshot.sites()) {
+            boolean marking = site.type().startsWith(NativeAgent.class.getName())
+                    || site.stack().stream().anyMatch(f -> f.methodName().equals("heaptapWork")
+                            || f.className().startsWith(NativeAgent.class.getName() + "$"));
+            boolean marked = site.type().equals("byte[]") && !site.stack().isEmpty()
+                    && site.stack().get(0).methodName().equals("markingAThreadAsHeaptapsAllocatesNothingThatIsSampled");
+            assertFalse(marking || marked, "heaptap's own allocation was sampled: " + site);
+        }
+    }
+
     @Test
     void theDeadlineIsEnforcedNatively() throws Exception {
         NativeAgent agent = NativeAgent.get();
