@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "memoryRelease.h"
+
 namespace {
 
 constexpr char kOtherClasses[] = "[other classes]";
@@ -30,16 +32,16 @@ void AllocationStore::clear(uint64_t generation) {
     generation_ = generation;
     samples_ = 0;
     drops_ = DropCounters();
-    frameIndex_ = {};
-    frames_ = {};
-    stackIndex_ = {};
-    stackFrames_ = {};
-    stacks_ = {};
-    classIndex_ = {};
-    classes_ = {};
-    siteIndex_ = {};
-    siteKeys_ = {};
-    sites_ = {};
+    releaseMemory(frameIndex_);
+    releaseMemory(frames_);
+    releaseMemory(stackIndex_);
+    releaseMemory(stackFrames_);
+    releaseMemory(stacks_);
+    releaseMemory(classIndex_);
+    releaseMemory(classes_);
+    releaseMemory(siteIndex_);
+    releaseMemory(siteKeys_);
+    releaseMemory(sites_);
 }
 
 uint32_t AllocationStore::internStack(const jvmtiFrameInfo* frames, int32_t count, bool truncated) {

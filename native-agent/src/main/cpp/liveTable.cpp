@@ -1,6 +1,8 @@
 #include "liveTable.h"
 
 #include <algorithm>
+
+#include "memoryRelease.h"
 #include <unordered_set>
 
 uint64_t LiveTable::gcEpoch() const {
@@ -271,7 +273,7 @@ void LiveTable::clear(JNIEnv* jni) {
         enabled_.store(false, std::memory_order_release);
         toDelete.swap(pendingDelete_);
         for (const LiveEntry& e : entries_) toDelete.push_back(e.ref);
-        entries_ = {};
+        releaseMemory(entries_);
         keep_ = 1.0;
         keepLarge_ = 1.0;
         largeCount_ = 0;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "memoryRelease.h"
+
 namespace {
 
 // Frees JVMTI-allocated memory when it goes out of scope.
@@ -93,9 +95,8 @@ uint32_t MethodCache::indexOf(jmethodID method) {
 
 void MethodCache::clear() {
     std::lock_guard<std::mutex> guard(lock_);
-    index_.clear();
-    methods_.clear();
-    methods_.shrink_to_fit();
+    releaseMemory(index_);
+    releaseMemory(methods_);
     unresolved_ = 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "memoryRelease.h"
 #include "monotonicClock.h"
 #include "poissonWeights.h"
 
@@ -86,6 +87,7 @@ void Sampler::clear(JNIEnv* jni) {
     jvmti_->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, nullptr);
     store_.clear(generation);
     methods_.clear();
+    returnFreePagesToSystem();
 }
 
 void Sampler::snapshot(JNIEnv* jni, ByteWriter& out) {

@@ -15,9 +15,6 @@ import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * One leak watch from the CLI: start it in the target, redraw the ranking as snapshots come in,
@@ -27,7 +24,6 @@ import java.util.concurrent.TimeoutException;
 final class LeaksRun {
     private static final long POLL_MILLIS = 200;
     private static final long REDRAW_MILLIS = 1000;
-    private static final long EXIT_GRACE_MILLIS = 2000;
     private static final int MAX_PATH_SITES = 3;
 
     private LeaksRun() {
@@ -81,9 +77,7 @@ final class LeaksRun {
             }
             return interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
         } catch (UndeclaredThrowableException e) {
-            // A JMX call failed on the wire: the target exited or the connection broke. A JVM that is
-            // exiting closes its connections before its process ends: give it a moment to be gone.
-            awaitExit(connection.target().pid());
+            // A JMX call failed on the wire: the target exited or the connection broke.
             HeaptapException lost = AgentConnection.lostOrFailed(connection.target(), e.getCause());
             table.clear();
             if (report != null) {
@@ -116,18 +110,6 @@ final class LeaksRun {
                 to.println(line);
             }
         }
-    }
-
-    private static void awaitExit(long pid) {
-        ProcessHandle.of(pid).ifPresent(p -> {
-            try {
-                p.onExit().get(EXIT_GRACE_MILLIS, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException | ExecutionException e) {
-                // still alive: the connection broke for another reason
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
     }
 
     private static String status(AgentConnection connection, LeakWatchOptions options, long elapsedNanos, int snapshots) {

@@ -92,6 +92,22 @@ class BadInputIT {
         }
     }
 
+    /** Issue #15: a process called java that is not a JVM was killed by the attach signal ("No such process"). */
+    @Test
+    void aProcessNamedJavaThatIsNotAJvmIsNeverSignalled() throws Exception {
+        Path java = Paths.workDir("not-a-jvm").resolve("java");
+        Files.copy(Path.of("/bin/sleep"), java);
+        java.toFile().setExecutable(true);
+        Process notAJvm = new ProcessBuilder(java.toString(), "300").start();
+        try {
+            assertOneLineError(HeaptapCli.run("capture", Long.toString(notAJvm.pid()), "--duration", "1s"), 4,
+                    "is not a HotSpot JVM");
+            assertTrue(notAJvm.isAlive(), "not signalled");
+        } finally {
+            notAJvm.destroyForcibly();
+        }
+    }
+
     /** pid 1 is never a JVM the Attach API lists: heaptap must refuse rather than send it SIGQUIT. */
     @Test
     void aProcessTheAttachApiDoesNotListIsNeverSignalled() {
