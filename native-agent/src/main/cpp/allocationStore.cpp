@@ -158,6 +158,13 @@ uint64_t AllocationStore::samples() {
     return samples_;
 }
 
+AllocationStore::Sizes AllocationStore::sizes() {
+    std::lock_guard<std::mutex> guard(lock_);
+    uint64_t classBytes = 0;
+    for (const std::string& c : classes_) classBytes += c.size();
+    return Sizes{classes_.size(), classBytes, frames_.size(), stacks_.size(), stackFrames_.size(), sites_.size()};
+}
+
 uint64_t AllocationStore::memoryBytes() {
     constexpr uint64_t kNodeOverhead = 32;  // per hash node: next pointer, cached hash, malloc header
     std::lock_guard<std::mutex> guard(lock_);
@@ -171,13 +178,14 @@ uint64_t AllocationStore::memoryBytes() {
 }
 
 void AllocationStore::write(ByteWriter& out, MethodCache& methods) {
-    // Copy under the lock, serialise outside it: allocating threads wait only for the copy.
-    std::vector<FrameKey> frames;
-    std::vector<uint32_t> stackFrames;
-    std::vector<Stack> stacks;
+    // Copy under the lock, serialise outside it: allocating threads wait only for the copy. The
+    // copies live in pages of their own, given back as soon as the snapshot is written.
+    Table<FrameKey> frames;
+    Table<uint32_t> stackFrames;
+    Table<Stack> stacks;
     std::vector<std::string> classes;
-    std::vector<uint64_t> siteKeys;
-    std::vector<Site> sites;
+    Table<uint64_t> siteKeys;
+    Table<Site> sites;
     uint64_t samples;
     DropCounters drops;
     {

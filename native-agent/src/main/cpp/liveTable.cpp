@@ -206,7 +206,7 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
     // nowNanos goes out first: it lets the reader relate ages to its own clock (both monotonic).
     std::lock_guard<std::mutex> maintenance(maintenance_);
     maintainLocked(jni);
-    std::vector<LiveEntry> entries;
+    std::vector<LiveEntry, PageAllocator<LiveEntry>> entries;  // pages of its own, given back after the snapshot
     LiveCounters counters;
     double keep;
     uint32_t budget;

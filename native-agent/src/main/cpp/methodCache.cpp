@@ -100,6 +100,16 @@ void MethodCache::clear() {
     unresolved_ = 0;
 }
 
+MethodCache::Sizes MethodCache::sizes() {
+    std::lock_guard<std::mutex> guard(lock_);
+    Sizes sizes{methods_.size(), 0, 0};
+    for (const MethodInfo& m : methods_) {
+        sizes.nameBytes += m.classSignature.size() + m.name.size() + m.sourceFile.size();
+        sizes.lineEntries += m.lines.size();
+    }
+    return sizes;
+}
+
 uint64_t MethodCache::memoryBytes() {
     std::lock_guard<std::mutex> guard(lock_);
     uint64_t bytes = methods_.capacity() * sizeof(MethodInfo) + index_.size() * 48 + index_.bucket_count() * 8;

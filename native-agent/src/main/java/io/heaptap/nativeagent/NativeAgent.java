@@ -10,6 +10,8 @@ import java.time.Duration;
  * one native sampler per JVM; the session owner (the Controller) serialises calls to it.
  */
 public final class NativeAgent {
+    /** Snapshots the agent holds in native memory at once (snapshotBuffers.h). */
+    public static final int MAX_OPEN_SNAPSHOTS = 4;
     private static NativeAgent instance;
     private static NativeAgentException loadFailure;
 
@@ -120,13 +122,40 @@ public final class NativeAgent {
     /**
      * The current or last capture, with the live set now seen through a filter; objects born at or
      * after {@code bornBeforeNanos} ({@link System#nanoTime()}) are left out, Long.MAX_VALUE for none.
+     * Decoded from the native snapshot a chunk at a time.
      */
     public NativeSnapshot snapshot(LiveFilter filter, long bornBeforeNanos) throws IOException {
-        byte[] bytes = snapshot0();
-        if (bytes == null) {
-            throw new IOException("the native agent could not produce a snapshot");
+        try (RawSnapshot raw = openSnapshot()) {
+            return NativeSnapshot.read(raw.stream(), filter, bornBeforeNanos);
         }
-        return SnapshotDecoder.decode(bytes, filter, bornBeforeNanos);
+    }
+
+    /**
+     * The current or last capture, plus the live set now, undecoded and held in native memory until
+     * closed (for a client that decodes it itself, and for {@link #snapshot}).
+     *
+     * @throws IOException the agent holds as many snapshots as it can: close one, or wait
+     */
+    public RawSnapshot openSnapshot() throws IOException {
+        long handle = snapshotOpen0();
+        if (handle < 0) {
+            throw new IOException("the native agent holds " + MAX_OPEN_SNAPSHOTS + " snapshots already; try again when a dump ends");
+        }
+        return new RawSnapshot(handle, snapshotSize0(handle));
+    }
+
+    /** The sizes of the agent's tables now (what a dump's Java-heap cost is estimated from). */
+    public TableSizes tableSizes() {
+        long[] sizes = tableSizes0();
+        return sizes == null ? TableSizes.of(new long[10]) : TableSizes.of(sizes);
+    }
+
+    static int readSnapshot(long handle, long offset, byte[] dst) {
+        return snapshotRead0(handle, offset, dst, dst.length);
+    }
+
+    static void closeSnapshot(long handle) {
+        snapshotClose0(handle);
     }
 
     /**
@@ -235,7 +264,15 @@ public final class NativeAgent {
 
     private static native long memory0();
 
-    private static native byte[] snapshot0();
+    private static native long snapshotOpen0();
+
+    private static native long snapshotSize0(long handle);
+
+    private static native int snapshotRead0(long handle, long offset, byte[] dst, int len);
+
+    private static native void snapshotClose0(long handle);
+
+    private static native long[] tableSizes0();
 
     private static native byte[] referencePaths0(int[] sites, int maxPaths, int maxDepth, int maxObjects, long timeLimitNanos);
 }

@@ -9,7 +9,6 @@ import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.TrackedObject;
 import io.heaptap.profile.TypeNames;
 
-import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -40,8 +39,7 @@ final class SnapshotDecoder {
      * {@code bornBeforeNanos}: only objects allocated before this {@link System#nanoTime()} count as
      * live (after a forced GC: what survived it, not what was allocated since); Long.MAX_VALUE for all.
      */
-    static NativeSnapshot decode(byte[] bytes, LiveFilter filter, long bornBeforeNanos) throws IOException {
-        DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+    static NativeSnapshot decode(DataInputStream in, LiveFilter filter, long bornBeforeNanos) throws IOException {
         if (in.readInt() != MAGIC) {
             throw new IOException("not a heaptap snapshot");
         }
