@@ -98,7 +98,7 @@ class FaultsIT {
                 Arguments.of(List.of("start", "--duration", "1m"), "start", 1, "KILL"),
                 Arguments.of(List.of("stop"), "stop", 1, "TERM"),
                 Arguments.of(List.of("reset"), "reset", 1, "KILL"),
-                Arguments.of(List.of("dump", "--format", "json"), "dumpBytes", 1, "TERM"),
+                Arguments.of(List.of("dump", "--format", "json"), "readRawDump", 2, "TERM"),
                 Arguments.of(List.of("leaks", "--duration", "1m", "--every", "5s"), "startLeakWatch", 1, "KILL"),
                 Arguments.of(List.of("paths", "--site", "byte[]"), "referencePaths", 1, "TERM"),
                 Arguments.of(List.of("serve"), "startServing", 1, "KILL"),

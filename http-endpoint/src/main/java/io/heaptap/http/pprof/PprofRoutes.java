@@ -72,7 +72,7 @@ public final class PprofRoutes {
         boolean text = p.integer("debug", 0, 0, 2) > 0;
         String name = heap ? "heap" : "allocs";
         if (seconds == 0) {
-            return CompletableFuture.completedFuture(encode(controller.profile(LiveFilter.NONE, gc), heap, text, name));
+            return CompletableFuture.completedFuture(encodeWithinBudget(gc, heap, text, name));
         }
         if (controller.status().state() == SessionState.RECORDING) {
             AllocationProfile before = controller.profile(LiveFilter.NONE, false);
@@ -87,7 +87,7 @@ public final class PprofRoutes {
         CaptureOptions options = new CaptureOptions(Duration.ofSeconds(seconds), CaptureOptions.DEFAULT_INTERVAL,
                 CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS, true, CaptureOptions.DEFAULT_LIVE_BUDGET);
         controller.start(options, "pprof scrape from " + request.client());
-        return later(seconds, () -> encode(controller.profile(LiveFilter.NONE, gc), heap, text, name));
+        return later(seconds, () -> encodeWithinBudget(gc, heap, text, name));
     }
 
     /** Answers after the window without holding a worker thread while waiting. */
@@ -108,6 +108,12 @@ public final class PprofRoutes {
             }
         }, seconds, TimeUnit.SECONDS);
         return result;
+    }
+
+    /** Decoding and encoding within heaptap's heap budget (HTTP 503 with the reason when too big). */
+    private Response encodeWithinBudget(boolean gc, boolean heap, boolean text, String name) {
+        return controller.withProfile(LiveFilter.NONE, gc, text ? ProfileFormat.TEXT : ProfileFormat.PPROF,
+                profile -> encode(profile, heap, text, name));
     }
 
     private static Response encode(AllocationProfile profile, boolean heap, boolean text, String name) {

@@ -11,6 +11,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>It proves its own health: every worker catches OutOfMemoryError, and the command {@code check}
  * prints {@code check progress=<min rounds of a worker since the last check> oom=<errors seen>}.
+ *
+ * <p>It measures what others cost its heap: {@code window} starts a window, {@code measure} ends it
+ * and prints {@code measure afterGc=<most heap in use right after a collection> others=<bytes
+ * allocated by threads other than its workers>}. The first is what stayed alive (the application's
+ * live set plus anything another thread held across a collection), the second an upper bound of
+ * what those threads held at once.
  */
 public final class ManyPaths {
     static final int LEVELS = 16;
@@ -36,7 +42,15 @@ public final class ManyPaths {
             t.start();
         }
         long[] seen = new long[WORKERS];
+        HeapWindow window = new HeapWindow();
         Commands.serve(c -> {
+            if (c.equals("window")) {
+                window.start();
+                System.out.println("window started");
+            }
+            if (c.equals("measure")) {
+                System.out.println("measure afterGc=" + window.maxAfterGc() + " others=" + window.othersAllocated());
+            }
             if (c.equals("check")) {
                 long min = Long.MAX_VALUE;
                 for (int w = 0; w < WORKERS; w++) {
@@ -83,5 +97,78 @@ public final class ManyPaths {
 
     static void right(int bits, int level) {
         walk(bits, level);
+    }
+
+    /** The heap in use after collections, and other threads' allocations, over a window. */
+    static final class HeapWindow {
+        private final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        private final java.util.Map<Long, Long> first = new java.util.concurrent.ConcurrentHashMap<>();
+        private final java.util.Map<Long, Long> last = new java.util.concurrent.ConcurrentHashMap<>();
+        private final java.util.Map<Long, String> names = new java.util.concurrent.ConcurrentHashMap<>();
+        private volatile long maxAfterGc;
+
+        HeapWindow() {
+            Thread sampler = new Thread(() -> {
+                while (true) {
+                    poll();
+                    try {
+                        Thread.sleep(10);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "heap-window");
+            sampler.setDaemon(true);
+            sampler.start();
+        }
+
+        synchronized void start() {
+            first.clear();
+            last.clear();
+            maxAfterGc = 0;
+            poll();
+        }
+
+        private synchronized void poll() {
+            long afterGc = 0;
+            for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+                java.lang.management.MemoryUsage u = pool.getCollectionUsage();
+                if (pool.getType() == java.lang.management.MemoryType.HEAP && u != null) {
+                    afterGc += u.getUsed();
+                }
+            }
+            maxAfterGc = Math.max(maxAfterGc, afterGc);
+            boolean starting = last.isEmpty();
+            for (long id : threads.getAllThreadIds()) {
+                if (!names.containsKey(id)) {
+                    java.lang.management.ThreadInfo info = threads.getThreadInfo(id);
+                    names.put(id, info == null ? "" : info.getThreadName());
+                }
+                String name = names.get(id);
+                if (name.startsWith("many-paths-") || name.equals("heap-window")) {
+                    continue;
+                }
+                long bytes = threads.getThreadAllocatedBytes(id);
+                if (bytes >= 0) {
+                    first.putIfAbsent(id, starting ? bytes : 0);  // a thread born in the window counts from 0
+                    last.put(id, bytes);  // a thread that ends keeps its last count here
+                }
+            }
+        }
+
+        long maxAfterGc() {
+            poll();
+            return maxAfterGc;
+        }
+
+        long othersAllocated() {
+            poll();
+            long sum = 0;
+            for (var e : last.entrySet()) {
+                sum += e.getValue() - first.getOrDefault(e.getKey(), e.getValue());
+            }
+            return sum;
+        }
     }
 }
