@@ -5,11 +5,13 @@ import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.jmx.LeakRow;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.leak.LeakFormat;
+import io.heaptap.profile.format.TerminalText;
 import io.heaptap.profile.leak.Verdict;
 import io.heaptap.session.LeakWatchOptions;
 import io.heaptap.session.PathOptions;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.io.PrintStream;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
@@ -103,11 +105,11 @@ final class LeaksRun {
         for (LeakRow suspect : suspects) {
             String at = suspect.getAllocatedAt();
             String method = at.contains("(") ? at.substring(0, at.indexOf('(')) : at;
-            to.printf(Locale.ROOT, "%nHow is it held? %s allocated at %s%n", suspect.getType(), at);
+            to.print(TerminalText.format(Locale.ROOT, "%nHow is it held? %s allocated at %s%n", suspect.getType(), at));
             PathOptions o = PathOptions.DEFAULT;
             for (String line : heaptap.referencePaths(method, o.maxPaths(), o.maxDepth(), o.maxObjects(),
                     o.timeLimit().toMillis() + "ms")) {
-                to.println(line);
+                to.println(TerminalText.escape(line));
             }
         }
     }
@@ -120,9 +122,12 @@ final class LeaksRun {
     }
 
     private static void write(byte[] report, LeakFormat format, Output output) throws IOException {
-        output.write(report);
+        // A text report was made in the target: what reaches a terminal is escaped here too, whatever made it.
+        byte[] shown = format == LeakFormat.TEXT
+                ? TerminalText.escapeLines(new String(report, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8) : report;
+        long bytes = output.write(shown);
         if (output.file() != null) {
-            System.err.printf("heaptap: wrote %s (%s, %s)%n", output.file(), format.id(), HumanUnits.formatBytes(report.length));
+            System.err.printf("heaptap: wrote %s (%s, %s)%n", output.file(), format.id(), HumanUnits.formatBytes(bytes));
         }
     }
 }

@@ -2,6 +2,7 @@ package io.heaptap.profile.leak;
 
 import io.heaptap.profile.Frame;
 import io.heaptap.profile.HumanUnits;
+import io.heaptap.profile.format.TerminalText;
 
 import java.time.Duration;
 import java.util.List;
@@ -17,14 +18,14 @@ public final class LeakText {
     public static String of(LeakReport report, int rows) {
         StringBuilder sb = new StringBuilder();
         header(sb, report.watch());
-        sb.append(String.format(Locale.ROOT, "%d leak suspect%s among %d sites (estimates are Poisson-weighted; ages are of sampled objects)%n%n",
+        sb.append(TerminalText.format(Locale.ROOT, "%d leak suspect%s among %d sites (estimates are Poisson-weighted; ages are of sampled objects)%n%n",
                 report.suspects(), report.suspects() == 1 ? "" : "s", report.sites().size()));
         sb.append(table(report.top(rows), true));
         return sb.toString();
     }
 
     static void header(StringBuilder sb, LeakWatchInfo w) {
-        sb.append(String.format(Locale.ROOT, "heaptap leaks: pid %d, watched %s of %s, a snapshot every %s, %d snapshots, %d collections, interval %s%n",
+        sb.append(TerminalText.format(Locale.ROOT, "heaptap leaks: pid %d, watched %s of %s, a snapshot every %s, %d snapshots, %d collections, interval %s%n",
                 w.pid(), duration(w.elapsedMillis()), duration(w.durationMillis()), duration(w.everyMillis()), w.snapshots(),
                 w.gcs(), HumanUnits.formatBytes(w.intervalBytes())));
         sb.append("state: ").append(w.state());
@@ -33,30 +34,30 @@ public final class LeakText {
         }
         sb.append(System.lineSeparator());
         if (w.sitesLeftOut() > 0) {
-            sb.append(String.format(Locale.ROOT, "sites left out: %d (the watch follows at most %d)%n", w.sitesLeftOut(),
+            sb.append(TerminalText.format(Locale.ROOT, "sites left out: %d (the watch follows at most %d)%n", w.sitesLeftOut(),
                     LeakHistory.DEFAULT_MAX_SITES));
         }
         for (String warning : w.warnings()) {
-            sb.append("warning: ").append(warning).append(System.lineSeparator());
+            sb.append("warning: ").append(TerminalText.escape(warning)).append(System.lineSeparator());
         }
     }
 
     /** The table alone; {@code details} adds the frames and the reason under each row. */
     public static String table(List<LeakReport.RankedSite> sites, boolean details) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%4s  %-13s %5s %12s %13s %9s %9s %5s  %s%n", "rank", "verdict", "conf",
+        sb.append(TerminalText.format(Locale.ROOT, "%4s  %-13s %5s %12s %13s %9s %9s %5s  %s%n", "rank", "verdict", "conf",
                 "est. live", "growth/min", "oldest", "median", "GCs", "type / allocated at"));
         for (LeakReport.RankedSite s : sites) {
             LeakEvidence e = s.evidence();
-            sb.append(String.format(Locale.ROOT, "%4d  %-13s %4.0f%% %12s %13s %9s %9s %5d  %s%n", s.rank(), e.verdict().label(),
+            sb.append(TerminalText.format(Locale.ROOT, "%4d  %-13s %4.0f%% %12s %13s %9s %9s %5d  %s%n", s.rank(), e.verdict().label(),
                     100 * e.confidence(), HumanUnits.formatBytes(e.liveBytes()), signed(e.bytesPerMinute()),
                     duration(e.maxAgeMillis()), duration(e.medianAgeMillis()), e.medianGcs(), e.site().type()));
             if (details) {
                 List<Frame> stack = e.site().stack();
                 for (int i = 0; i < Math.min(FRAMES, stack.size()); i++) {
-                    sb.append(" ".repeat(80)).append("at ").append(stack.get(i).displayName()).append(System.lineSeparator());
+                    sb.append(" ".repeat(80)).append("at ").append(TerminalText.escape(stack.get(i).displayName())).append(System.lineSeparator());
                 }
-                sb.append("        ").append(e.reason()).append(System.lineSeparator());
+                sb.append("        ").append(TerminalText.escape(e.reason())).append(System.lineSeparator());
             }
         }
         return sb.toString();
