@@ -50,6 +50,9 @@ public record Output(ProfileFormat format, Path file) {
     /** --format wins; else the --out extension; else text. */
     public static Output resolve(String format, Path out) {
         boolean stdout = out == null || STDOUT.contains(out.toString());
+        if (!stdout && Files.isDirectory(out, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IllegalArgumentException("--out " + out + " is a directory; give a file name");
+        }
         ProfileFormat f;
         if (format != null) {
             f = ProfileFormat.parse(format);

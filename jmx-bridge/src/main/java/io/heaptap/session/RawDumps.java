@@ -2,6 +2,7 @@ package io.heaptap.session;
 
 import io.heaptap.nativeagent.RawSnapshot;
 
+import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -45,7 +46,7 @@ final class RawDumps {
     }
 
     /** Up to {@code maxBytes} (at most {@link #MAX_CHUNK_BYTES}) from {@code offset}; empty at the end. */
-    synchronized byte[] read(String id, long offset, int maxBytes) throws java.io.IOException {
+    synchronized byte[] read(String id, long offset, int maxBytes) throws IOException {
         Open dump = open.get(id);
         if (dump == null) {
             throw new IllegalArgumentException("no raw dump '" + id + "' is open: it was closed, idle for a minute, or reset");

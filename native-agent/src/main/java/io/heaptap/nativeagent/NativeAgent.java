@@ -4,6 +4,7 @@ import io.heaptap.profile.LiveFilter;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * The JNI facade of libheaptap.so: the only Java code that calls into the native agent. There is
@@ -226,8 +227,7 @@ public final class NativeAgent {
         if (!markHeaptapThread0(true)) {
             markHeaptapThread0(false);
         }
-        HeaptapWork initialised = HeaptapWork.OUTERMOST;  // loads and initialises the class
-        initialised.getClass();
+        Objects.requireNonNull(HeaptapWork.OUTERMOST);  // loads and initialises the class
     }
 
     private static boolean mark(boolean heaptap) {
