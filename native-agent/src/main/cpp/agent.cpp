@@ -37,6 +37,29 @@ bool isHeaptapThread(jvmtiEnv* jvmti, jthread thread) {
     return jvmti->GetThreadLocalStorage(thread, &tls) == JVMTI_ERROR_NONE && tls == &heaptapThreadMarker;
 }
 
+// The JVM's Attach Listener runs what tools ask of it: heaptap's own attach (system properties,
+// starting the JMX agent, on every command), jcmd's. None of it is the application's work.
+void markAttachListener(jvmtiEnv* jvmti, JNIEnv* jni) {
+    jint count = 0;
+    jthread* threads = nullptr;
+    if (jvmti->GetAllThreads(&count, &threads) != JVMTI_ERROR_NONE) {
+        return;
+    }
+    for (jint i = 0; i < count; i++) {
+        jvmtiThreadInfo info{};
+        if (jvmti->GetThreadInfo(threads[i], &info) == JVMTI_ERROR_NONE) {
+            if (info.name != nullptr && std::string(info.name) == "Attach Listener") {
+                jvmti->SetThreadLocalStorage(threads[i], &heaptapThreadMarker);
+            }
+            jvmti->Deallocate(reinterpret_cast<unsigned char*>(info.name));
+            jni->DeleteLocalRef(info.thread_group);
+            jni->DeleteLocalRef(info.context_class_loader);
+        }
+        jni->DeleteLocalRef(threads[i]);
+    }
+    jvmti->Deallocate(reinterpret_cast<unsigned char*>(threads));
+}
+
 void JNICALL onSampledObjectAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size) {
     Sampler* s = sampler;
     if (s != nullptr && !isHeaptapThread(jvmti, thread)) {
@@ -126,6 +149,7 @@ JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv*
                                         liveBudget > 0 ? static_cast<uint32_t>(liveBudget) : 0, largeThreshold,
                                         largeBudget > 0 ? static_cast<uint32_t>(largeBudget) : 2, error);
     if (result == StartResult::kOk) {
+        markAttachListener(jvmtiForGc, env);
         return nullptr;
     }
     return env->NewStringUTF((std::to_string(static_cast<int>(result)) + ":" + error).c_str());
@@ -168,18 +192,50 @@ JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_memory0(JNIEnv*,
     return sampler != nullptr ? static_cast<jlong>(sampler->memoryBytes()) : 0;
 }
 
-JNIEXPORT jbyteArray JNICALL Java_io_heaptap_nativeagent_NativeAgent_snapshot0(JNIEnv* env, jclass) {
+// The current or last capture, plus the live set now, kept in native memory (SnapshotBuffers):
+// returns its handle, or -1 when every slot is taken.
+JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_snapshotOpen0(JNIEnv* env, jclass) {
     if (sampler == nullptr) {
-        return nullptr;
+        return -1;
     }
     ByteWriter out;
     sampler->snapshot(env, out);
-    const std::vector<uint8_t>& bytes = out.bytes();
-    jbyteArray array = env->NewByteArray(static_cast<jsize>(bytes.size()));
-    if (array != nullptr) {
-        env->SetByteArrayRegion(array, 0, static_cast<jsize>(bytes.size()), reinterpret_cast<const jbyte*>(bytes.data()));
+    return static_cast<jlong>(sampler->buffers().open(out.release()));
+}
+
+JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_snapshotSize0(JNIEnv*, jclass, jlong handle) {
+    return sampler != nullptr ? static_cast<jlong>(sampler->buffers().size(handle)) : -1;
+}
+
+// Copies up to len bytes at offset into dst (len is capped by dst's length); returns how many, -1 for a bad handle.
+JNIEXPORT jint JNICALL Java_io_heaptap_nativeagent_NativeAgent_snapshotRead0(JNIEnv* env, jclass, jlong handle, jlong offset,
+                                                                            jbyteArray dst, jint len) {
+    if (sampler == nullptr || dst == nullptr) {
+        return -1;
     }
-    return array;  // null with an OutOfMemoryError pending if the array could not be made
+    jsize room = env->GetArrayLength(dst);
+    jint wanted = len < room ? len : room;
+    return sampler->buffers().read(handle, offset, wanted, [&](const uint8_t* bytes, int32_t n) {
+        env->SetByteArrayRegion(dst, 0, n, reinterpret_cast<const jbyte*>(bytes));
+    });
+}
+
+JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_snapshotClose0(JNIEnv*, jclass, jlong handle) {
+    if (sampler != nullptr) sampler->buffers().close(handle);
+}
+
+JNIEXPORT jlongArray JNICALL Java_io_heaptap_nativeagent_NativeAgent_tableSizes0(JNIEnv* env, jclass) {
+    jlong sizes[kTableSizes] = {};
+    if (sampler != nullptr) {
+        int64_t raw[kTableSizes];
+        sampler->tableSizes(raw);
+        for (int i = 0; i < kTableSizes; i++) sizes[i] = static_cast<jlong>(raw[i]);
+    }
+    jlongArray array = env->NewLongArray(kTableSizes);
+    if (array != nullptr) {
+        env->SetLongArrayRegion(array, 0, kTableSizes, sizes);
+    }
+    return array;
 }
 
 // Reference chains to the oldest tracked objects of the given sites. The result starts with a
@@ -214,7 +270,7 @@ JNIEXPORT jbyteArray JNICALL Java_io_heaptap_nativeagent_NativeAgent_referencePa
         out.u8(0);
         out.utf(error);
     }
-    const std::vector<uint8_t>& bytes = out.bytes();
+    const Bytes& bytes = out.bytes();
     jbyteArray array = env->NewByteArray(static_cast<jsize>(bytes.size()));
     if (array != nullptr) {
         env->SetByteArrayRegion(array, 0, static_cast<jsize>(bytes.size()), reinterpret_cast<const jbyte*>(bytes.data()));

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "memoryRelease.h"
+
 namespace {
 
 constexpr char kOtherClasses[] = "[other classes]";
@@ -30,16 +32,16 @@ void AllocationStore::clear(uint64_t generation) {
     generation_ = generation;
     samples_ = 0;
     drops_ = DropCounters();
-    frameIndex_ = {};
-    frames_ = {};
-    stackIndex_ = {};
-    stackFrames_ = {};
-    stacks_ = {};
-    classIndex_ = {};
-    classes_ = {};
-    siteIndex_ = {};
-    siteKeys_ = {};
-    sites_ = {};
+    releaseMemory(frameIndex_);
+    releaseMemory(frames_);
+    releaseMemory(stackIndex_);
+    releaseMemory(stackFrames_);
+    releaseMemory(stacks_);
+    releaseMemory(classIndex_);
+    releaseMemory(classes_);
+    releaseMemory(siteIndex_);
+    releaseMemory(siteKeys_);
+    releaseMemory(sites_);
 }
 
 uint32_t AllocationStore::internStack(const jvmtiFrameInfo* frames, int32_t count, bool truncated) {
@@ -158,6 +160,13 @@ uint64_t AllocationStore::samples() {
     return samples_;
 }
 
+AllocationStore::Sizes AllocationStore::sizes() {
+    std::lock_guard<std::mutex> guard(lock_);
+    uint64_t classBytes = 0;
+    for (const std::string& c : classes_) classBytes += c.size();
+    return Sizes{classes_.size(), classBytes, frames_.size(), stacks_.size(), stackFrames_.size(), sites_.size()};
+}
+
 uint64_t AllocationStore::memoryBytes() {
     constexpr uint64_t kNodeOverhead = 32;  // per hash node: next pointer, cached hash, malloc header
     std::lock_guard<std::mutex> guard(lock_);
@@ -171,13 +180,14 @@ uint64_t AllocationStore::memoryBytes() {
 }
 
 void AllocationStore::write(ByteWriter& out, MethodCache& methods) {
-    // Copy under the lock, serialise outside it: allocating threads wait only for the copy.
-    std::vector<FrameKey> frames;
-    std::vector<uint32_t> stackFrames;
-    std::vector<Stack> stacks;
+    // Copy under the lock, serialise outside it: allocating threads wait only for the copy. The
+    // copies live in pages of their own, given back as soon as the snapshot is written.
+    Table<FrameKey> frames;
+    Table<uint32_t> stackFrames;
+    Table<Stack> stacks;
     std::vector<std::string> classes;
-    std::vector<uint64_t> siteKeys;
-    std::vector<Site> sites;
+    Table<uint64_t> siteKeys;
+    Table<Site> sites;
     uint64_t samples;
     DropCounters drops;
     {

@@ -17,6 +17,7 @@
 #include "byteWriter.h"
 #include "limits.h"
 #include "methodCache.h"
+#include "pageAllocator.h"
 
 struct DropCounters {
     uint64_t samplesDropped = 0;          // site table full: the sample is lost
@@ -49,6 +50,11 @@ class AllocationStore {
     void write(ByteWriter& out, MethodCache& methods);
 
     uint64_t samples();
+
+    struct Sizes {
+        uint64_t classes, classBytes, frames, stacks, stackFrames, sites;
+    };
+    Sizes sizes();
 
     // Bytes held by the tables: capacities times entry sizes plus hash-node overhead (an
     // estimate of what malloc holds for them; NMT does not see an agent's own allocations).
@@ -91,14 +97,21 @@ class AllocationStore {
     uint64_t samples_ = 0;
     DropCounters drops_;
 
-    std::unordered_map<FrameKey, uint32_t, FrameKeyHash> frameIndex_;
-    std::vector<FrameKey> frames_;
-    std::unordered_multimap<uint64_t, uint32_t> stackIndex_;  // hash -> stack id
-    std::vector<uint32_t> stackFrames_;
-    std::vector<Stack> stacks_;
+    // Big tables take pages of their own (pageAllocator.h), so reset gives them back to the system.
+    template <typename T>
+    using Table = std::vector<T, PageAllocator<T>>;
+    template <typename K, typename V, typename H = std::hash<K>>
+    using Index = std::unordered_map<K, V, H, std::equal_to<K>, PageAllocator<std::pair<const K, V>>>;
+
+    Index<FrameKey, uint32_t, FrameKeyHash> frameIndex_;
+    Table<FrameKey> frames_;
+    std::unordered_multimap<uint64_t, uint32_t, std::hash<uint64_t>, std::equal_to<uint64_t>,
+                            PageAllocator<std::pair<const uint64_t, uint32_t>>> stackIndex_;  // hash -> stack id
+    Table<uint32_t> stackFrames_;
+    Table<Stack> stacks_;
     std::unordered_map<std::string, uint32_t> classIndex_;
     std::vector<std::string> classes_;
-    std::unordered_map<uint64_t, uint32_t> siteIndex_;  // (stack << 32 | class) -> site id
-    std::vector<uint64_t> siteKeys_;
-    std::vector<Site> sites_;
+    Index<uint64_t, uint32_t> siteIndex_;  // (stack << 32 | class) -> site id
+    Table<uint64_t> siteKeys_;
+    Table<Site> sites_;
 };

@@ -3,7 +3,13 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "pageAllocator.h"
+
+// Its buffer lives in pages of its own (pageAllocator.h): a snapshot can be tens of MB.
+using Bytes = std::vector<uint8_t, PageAllocator<uint8_t>>;
 
 class ByteWriter {
   public:
@@ -29,8 +35,9 @@ class ByteWriter {
         buf_.insert(buf_.end(), s.begin(), s.end());
     }
     void append(const ByteWriter& other) { buf_.insert(buf_.end(), other.buf_.begin(), other.buf_.end()); }
-    const std::vector<uint8_t>& bytes() const { return buf_; }
+    const Bytes& bytes() const { return buf_; }
+    Bytes release() { return std::move(buf_); }
 
   private:
-    std::vector<uint8_t> buf_;
+    Bytes buf_;
 };

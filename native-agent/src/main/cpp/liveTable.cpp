@@ -1,6 +1,8 @@
 #include "liveTable.h"
 
 #include <algorithm>
+
+#include "memoryRelease.h"
 #include <unordered_set>
 
 uint64_t LiveTable::gcEpoch() const {
@@ -204,7 +206,7 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
     // nowNanos goes out first: it lets the reader relate ages to its own clock (both monotonic).
     std::lock_guard<std::mutex> maintenance(maintenance_);
     maintainLocked(jni);
-    std::vector<LiveEntry> entries;
+    std::vector<LiveEntry, PageAllocator<LiveEntry>> entries;  // pages of its own, given back after the snapshot
     LiveCounters counters;
     double keep;
     uint32_t budget;
@@ -272,7 +274,7 @@ void LiveTable::clear(JNIEnv* jni) {
         enabled_.store(false, std::memory_order_release);
         toDelete.swap(pendingDelete_);
         for (const LiveEntry& e : entries_) toDelete.push_back(e.ref);
-        entries_ = {};
+        releaseMemory(entries_);
         keep_ = 1.0;
         keepLarge_ = 1.0;
         largeCount_ = 0;

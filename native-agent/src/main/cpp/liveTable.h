@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "byteWriter.h"
+#include "pageAllocator.h"
 
 struct LiveEntry {
     jweak ref;
@@ -116,7 +117,7 @@ class LiveTable {
     uint32_t largeCount_ = 0;
     double keepLarge_ = 1.0;
     uint64_t rng_ = 0x9E3779B97F4A7C15ull;
-    std::vector<LiveEntry> entries_;
+    std::vector<LiveEntry, PageAllocator<LiveEntry>> entries_;  // pages of its own: clear() gives them back
     std::vector<jweak> pendingDelete_;
     LiveCounters counters_;
 };

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "memoryRelease.h"
+
 namespace {
 
 // Frees JVMTI-allocated memory when it goes out of scope.
@@ -93,10 +95,19 @@ uint32_t MethodCache::indexOf(jmethodID method) {
 
 void MethodCache::clear() {
     std::lock_guard<std::mutex> guard(lock_);
-    index_.clear();
-    methods_.clear();
-    methods_.shrink_to_fit();
+    releaseMemory(index_);
+    releaseMemory(methods_);
     unresolved_ = 0;
+}
+
+MethodCache::Sizes MethodCache::sizes() {
+    std::lock_guard<std::mutex> guard(lock_);
+    Sizes sizes{methods_.size(), 0, 0};
+    for (const MethodInfo& m : methods_) {
+        sizes.nameBytes += m.classSignature.size() + m.name.size() + m.sourceFile.size();
+        sizes.lineEntries += m.lines.size();
+    }
+    return sizes;
 }
 
 uint64_t MethodCache::memoryBytes() {

@@ -39,6 +39,10 @@ class MethodCache {
     void write(ByteWriter& out, Intern intern);
 
     uint64_t unresolved() const { return unresolved_; }
+    struct Sizes {
+        uint64_t methods, nameBytes, lineEntries;  // nameBytes: class signature, name and source file
+    };
+    Sizes sizes();
     uint64_t memoryBytes();
     void clear();
 

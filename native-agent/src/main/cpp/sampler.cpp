@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "memoryRelease.h"
 #include "monotonicClock.h"
 #include "poissonWeights.h"
 
@@ -84,8 +85,10 @@ void Sampler::clear(JNIEnv* jni) {
     generation_.store(generation);
     live_.clear(jni);
     jvmti_->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, nullptr);
+    buffers_.closeAll();
     store_.clear(generation);
     methods_.clear();
+    returnFreePagesToSystem();
 }
 
 void Sampler::snapshot(JNIEnv* jni, ByteWriter& out) {
@@ -99,6 +102,21 @@ void Sampler::snapshot(JNIEnv* jni, ByteWriter& out) {
     live_.write(jni, live, monotonicNanos());
     store_.write(out, methods_);
     out.append(live);
+}
+
+void Sampler::tableSizes(int64_t out[kTableSizes]) {
+    AllocationStore::Sizes store = store_.sizes();
+    MethodCache::Sizes methods = methods_.sizes();
+    out[0] = static_cast<int64_t>(store.classes);
+    out[1] = static_cast<int64_t>(store.classBytes);
+    out[2] = static_cast<int64_t>(methods.methods);
+    out[3] = static_cast<int64_t>(methods.nameBytes);
+    out[4] = static_cast<int64_t>(methods.lineEntries);
+    out[5] = static_cast<int64_t>(store.frames);
+    out[6] = static_cast<int64_t>(store.stacks);
+    out[7] = static_cast<int64_t>(store.stackFrames);
+    out[8] = static_cast<int64_t>(store.sites);
+    out[9] = static_cast<int64_t>(live_.weakRefsHeld());
 }
 
 void Sampler::onSample(JNIEnv* jni, jthread, jobject object, jclass klass, jlong size) {

@@ -13,6 +13,7 @@
 #include "limits.h"
 #include "liveTable.h"
 #include "methodCache.h"
+#include "snapshotBuffers.h"
 
 enum class StartResult : int32_t {
     kOk = 0,
@@ -20,6 +21,10 @@ enum class StartResult : int32_t {
     kAlreadyRunning = 2,
     kJvmtiError = 3,
 };
+
+// classes, class-name bytes, methods, method-name bytes, line entries, frames, stacks, stack
+// frames, sites, weak references (tracked objects plus those waiting to be deleted): NativeAgent.TableSizes.
+constexpr int kTableSizes = 10;
 
 class Sampler {
   public:
@@ -32,10 +37,13 @@ class Sampler {
     void clear(JNIEnv* jni);                      // forget everything, delete every weak reference
     void snapshot(JNIEnv* jni, ByteWriter& out);  // the current or last capture, plus the live set now
     LiveTable& live() { return live_; }
+    SnapshotBuffers& buffers() { return buffers_; }
+    // Table sizes a dump's Java heap cost is estimated from, before any decoding.
+    void tableSizes(int64_t out[kTableSizes]);
     bool sampling() const { return sampling_.load(std::memory_order_acquire); }
     uint64_t samples() { return store_.samples(); }
     uint64_t memoryBytes() {
-        return store_.memoryBytes() + methods_.memoryBytes() + live_.memoryBytes() + sizeof(Sampler);
+        return store_.memoryBytes() + methods_.memoryBytes() + live_.memoryBytes() + buffers_.memoryBytes() + sizeof(Sampler);
     }
 
     void onSample(JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size);
@@ -55,4 +63,5 @@ class Sampler {
     MethodCache methods_;
     AllocationStore store_;
     LiveTable live_;
+    SnapshotBuffers buffers_;
 };

@@ -16,6 +16,7 @@ import io.heaptap.nativeagent.NativeLibrary;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Properties;
 
 import javax.management.JMX;
@@ -32,6 +33,8 @@ import javax.management.remote.JMXServiceURL;
 public final class AgentConnection implements AutoCloseable {
     /** The first Java release heaptap supports in a target. */
     public static final int MIN_TARGET_FEATURE = 17;
+    /** How long a target whose connection broke may take to be gone before heaptap calls it exited. */
+    static final Duration EXIT_GRACE = Duration.ofSeconds(5);
     /** Where the launcher in the target leaves why heaptap did not start (AgentLauncher.ERROR_PROPERTY). */
     private static final String AGENT_ERROR_PROPERTY = "heaptap.agent.error";
 
@@ -92,6 +95,9 @@ public final class AgentConnection implements AutoCloseable {
         try {
             return VirtualMachine.attach(Long.toString(target.pid()));
         } catch (AttachNotSupportedException e) {
+            if (ProcFiles.exitsWithin(target.pid(), EXIT_GRACE)) {
+                throw exited(target);
+            }
             String msg = String.valueOf(e.getMessage());
             if (msg.contains("does not support the attach mechanism")) {
                 throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid()
@@ -100,7 +106,10 @@ public final class AgentConnection implements AutoCloseable {
             throw new HeaptapException(ExitCode.CANNOT_ATTACH, "cannot attach to pid " + target.pid() + ": " + msg
                     + " (is it a HotSpot JVM run by the same user?)");
         } catch (IOException e) {
-            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "cannot attach to pid " + target.pid() + ": " + e.getMessage()
+            if (ProcFiles.exitsWithin(target.pid(), EXIT_GRACE)) {
+                throw exited(target);
+            }
+            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "cannot attach to pid " + target.pid() + ": " + firstLine(e)
                     + " (is it a HotSpot JVM run by the same user?)");
         }
     }
@@ -113,11 +122,12 @@ public final class AgentConnection implements AutoCloseable {
     private static void loadAgent(VirtualMachine vm, Target target, String agentArgs) throws IOException {
         try {
             if (!ProcFiles.heaptapLoaded(target.pid()).orElse(false)) {
-                Path lib = NativeLibrary.extract(Path.of(System.getProperty("java.io.tmpdir")));
+                // Concurrent first attaches all name the same file, which the JVM maps once.
+                NativeLibrary.Extracted lib = NativeLibrary.extract(Path.of(System.getProperty("java.io.tmpdir")));
                 try {
-                    vm.loadAgentPath(lib.toString(), null);
+                    vm.loadAgentPath(lib.path().toString(), null);
                 } finally {
-                    NativeLibrary.delete(lib);
+                    lib.loaded();
                 }
             }
             vm.loadAgent(heaptapJar().toString(), agentArgs);
@@ -180,13 +190,30 @@ public final class AgentConnection implements AutoCloseable {
         }
     }
 
-    /** A failure talking to the target: it exited, or something else went wrong. */
+    /**
+     * A failure talking to the target: it exited (or is exiting: a JVM closes its connections
+     * before its process ends, so it is given {@link #EXIT_GRACE} to be gone), or something else
+     * broke. Either way one line, without the JDK's nested exception text.
+     */
     public static HeaptapException lostOrFailed(Target target, Throwable e) {
-        boolean alive = ProcessHandle.of(target.pid()).map(ProcessHandle::isAlive).orElse(false);
-        if (!alive) {
-            return new HeaptapException(ExitCode.TARGET_EXITED, "the target JVM (pid " + target.pid() + ") exited");
+        if (ProcFiles.exitsWithin(target.pid(), EXIT_GRACE)) {
+            return exited(target);
         }
-        return new HeaptapException(ExitCode.CANNOT_ATTACH, "lost the connection to pid " + target.pid() + ": " + e);
+        return new HeaptapException(ExitCode.CANNOT_ATTACH, "lost the connection to pid " + target.pid() + ": " + firstLine(e));
+    }
+
+    private static HeaptapException exited(Target target) {
+        return new HeaptapException(ExitCode.TARGET_EXITED, "the target JVM (pid " + target.pid() + ") exited");
+    }
+
+    /** The innermost cause's message, first line only (RMI nests whole exceptions in its messages). */
+    static String firstLine(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return message.lines().findFirst().orElse("").strip();
     }
 
     public Target target() {

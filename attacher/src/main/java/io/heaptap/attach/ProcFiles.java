@@ -1,8 +1,11 @@
 package io.heaptap.attach;
 
+import io.heaptap.nativeagent.NativeLibrary;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -12,6 +15,7 @@ import java.util.regex.Pattern;
  * to list them would start an attach listener in each).
  */
 final class ProcFiles {
+    private static final int SIGQUIT = 3;
     private static final Pattern JAVA_VERSION = Pattern.compile("^JAVA_VERSION=\"([^\"]+)\"", Pattern.MULTILINE);
 
     private ProcFiles() {
@@ -32,10 +36,87 @@ final class ProcFiles {
         }
     }
 
+    /**
+     * Whether the process is gone within the grace period, or is a zombie (exited, not yet reaped
+     * by its parent: ProcessHandle still calls it alive).
+     */
+    static boolean exitsWithin(long pid, Duration grace) {
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (true) {
+            if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) || isZombie(pid)) {
+                return true;
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(50);  // poll: a process that is not our child offers nothing to wait on
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+    }
+
+    private static boolean isZombie(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            int afterName = stat.lastIndexOf(')');  // the command name may hold spaces and parentheses
+            return afterName > 0 && stat.length() > afterName + 2 && stat.charAt(afterName + 2) == 'Z';
+        } catch (IOException | SecurityException e) {
+            return false;
+        }
+    }
+
+    /** Whether the process runs HotSpot (libjvm.so is mapped); empty if /proc is not readable. */
+    static Optional<Boolean> runsHotSpot(long pid) {
+        return mapsContain(pid, "/libjvm.so");
+    }
+
+    /**
+     * Whether the process has a handler for SIGQUIT, the signal that asks a JVM to start its attach
+     * listener; the default action of SIGQUIT ends the process. Empty if /proc is not readable.
+     */
+    static Optional<Boolean> catchesSigquit(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("SigCgt:")) {
+                    long caught = Long.parseUnsignedLong(line.substring("SigCgt:".length()).trim(), 16);
+                    return Optional.of((caught & (1L << (SIGQUIT - 1))) != 0);
+                }
+            }
+            return Optional.empty();
+        } catch (IOException | SecurityException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Whether the JVM's attach listener runs (its socket exists): attaching then sends no signal.
+     * The socket is in the JVM's own /tmp, which /proc/pid/root shows even from another mount
+     * namespace.
+     */
+    static boolean attachListenerRunning(long pid) {
+        for (Path tmp : new Path[] {Path.of("/proc", Long.toString(pid), "root", "tmp"), Path.of("/tmp")}) {
+            try {
+                if (Files.exists(tmp.resolve(".java_pid" + pid))) {
+                    return true;
+                }
+            } catch (SecurityException e) {
+                // not ours to look at: try the next place
+            }
+        }
+        return false;
+    }
+
     /** Whether heaptap's native library is mapped into the process; empty if /proc is not readable. */
     static Optional<Boolean> heaptapLoaded(long pid) {
+        return mapsContain(pid, "/" + NativeLibrary.FILE_NAME);
+    }
+
+    private static Optional<Boolean> mapsContain(long pid, String file) {
         try {
-            return Optional.of(Files.readString(Path.of("/proc", Long.toString(pid), "maps")).contains("/libheaptap.so"));
+            return Optional.of(Files.readString(Path.of("/proc", Long.toString(pid), "maps")).contains(file));
         } catch (IOException | SecurityException e) {
             return Optional.empty();
         }

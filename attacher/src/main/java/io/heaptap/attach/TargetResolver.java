@@ -36,10 +36,29 @@ public final class TargetResolver {
 
     public static Target resolve(String spec) {
         String s = spec.trim();
-        if (s.matches("\\d+")) {
-            return byPid(Long.parseLong(s));
+        Target target = s.matches("\\d+") ? byPid(Long.parseLong(s)) : byMainClass(s);
+        refuseIfSignalWouldKill(target);
+        return target;
+    }
+
+    /**
+     * Attaching to a JVM whose attach listener is not running yet sends it SIGQUIT, whose default
+     * action ends a process. So before attaching, heaptap makes sure the process is a HotSpot JVM
+     * (a stale perf-data file or a reused pid can name another process; a non-JVM can be called
+     * java) and that it handles SIGQUIT (a JVM started with -Xrs does not), unless its attach
+     * listener already runs (then no signal is sent). When /proc cannot tell, the Attach API's
+     * word is taken, as before.
+     */
+    private static void refuseIfSignalWouldKill(Target target) {
+        long pid = target.pid();
+        if (!ProcFiles.runsHotSpot(pid).orElse(true)) {
+            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + pid + " is not a HotSpot JVM (libjvm.so is not"
+                    + " loaded in it): heaptap does not attach, which would send it SIGQUIT and end it");
         }
-        return byMainClass(s);
+        if (!ProcFiles.attachListenerRunning(pid) && !ProcFiles.catchesSigquit(pid).orElse(true)) {
+            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + pid + " does not handle SIGQUIT (started with -Xrs?):"
+                    + " attaching would end it; start it with -javaagent:heaptap.jar to use heaptap");
+        }
     }
 
     private static Target byPid(long pid) {

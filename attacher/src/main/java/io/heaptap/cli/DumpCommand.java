@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 @Command(name = "dump", mixinStandardHelpOptions = true,
-        description = "Read the profile of the current or last capture, streamed back from the target.")
+        description = "Read the profile of the current or last capture: fetched from the target undecoded, in chunks, and encoded here.")
 final class DumpCommand extends TargetCommand {
     @Mixin
     OutputFlags outputFlags;
@@ -23,7 +23,7 @@ final class DumpCommand extends TargetCommand {
 
     @Override
     ExitCode run(AgentConnection connection) throws Exception {
-        CaptureRun.write(connection, liveView.dump(connection.heaptap(), output), output);
+        CaptureRun.write(connection, liveView.dump(connection.heaptap()), output);
         return ExitCode.OK;
     }
 }

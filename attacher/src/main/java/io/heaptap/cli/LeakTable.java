@@ -2,6 +2,7 @@ package io.heaptap.cli;
 
 import io.heaptap.jmx.LeakRow;
 import io.heaptap.profile.HumanUnits;
+import io.heaptap.profile.format.TerminalText;
 
 import java.io.PrintStream;
 import java.time.Duration;
@@ -38,7 +39,7 @@ final class LeakTable {
             lines++;
         }
         for (LeakRow r : rows) {
-            sb.append(String.format(Locale.ROOT, "%4d  %-13s %4.0f%% %11s %12s %8s %8s  %s at %s%n", r.getRank(), r.getVerdict(),
+            sb.append(TerminalText.format(Locale.ROOT, "%4d  %-13s %4.0f%% %11s %12s %8s %8s  %s at %s%n", r.getRank(), r.getVerdict(),
                     100 * r.getConfidence(), HumanUnits.formatBytes(r.getEstimatedLiveBytes()),
                     (r.getLiveBytesPerMinute() >= 0 ? "+" : "-") + HumanUnits.formatBytes(Math.abs(r.getLiveBytesPerMinute())),
                     age(r.getMaxAgeMillis()), age(r.getMedianAgeMillis()), r.getType(), r.getAllocatedAt()));

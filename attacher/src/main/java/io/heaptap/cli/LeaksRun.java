@@ -5,19 +5,18 @@ import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.jmx.LeakRow;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.leak.LeakFormat;
+import io.heaptap.profile.format.TerminalText;
 import io.heaptap.profile.leak.Verdict;
 import io.heaptap.session.LeakWatchOptions;
 import io.heaptap.session.PathOptions;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.io.PrintStream;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * One leak watch from the CLI: start it in the target, redraw the ranking as snapshots come in,
@@ -27,7 +26,6 @@ import java.util.concurrent.TimeoutException;
 final class LeaksRun {
     private static final long POLL_MILLIS = 200;
     private static final long REDRAW_MILLIS = 1000;
-    private static final long EXIT_GRACE_MILLIS = 2000;
     private static final int MAX_PATH_SITES = 3;
 
     private LeaksRun() {
@@ -81,9 +79,7 @@ final class LeaksRun {
             }
             return interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
         } catch (UndeclaredThrowableException e) {
-            // A JMX call failed on the wire: the target exited or the connection broke. A JVM that is
-            // exiting closes its connections before its process ends: give it a moment to be gone.
-            awaitExit(connection.target().pid());
+            // A JMX call failed on the wire: the target exited or the connection broke.
             HeaptapException lost = AgentConnection.lostOrFailed(connection.target(), e.getCause());
             table.clear();
             if (report != null) {
@@ -109,25 +105,13 @@ final class LeaksRun {
         for (LeakRow suspect : suspects) {
             String at = suspect.getAllocatedAt();
             String method = at.contains("(") ? at.substring(0, at.indexOf('(')) : at;
-            to.printf(Locale.ROOT, "%nHow is it held? %s allocated at %s%n", suspect.getType(), at);
+            to.print(TerminalText.format(Locale.ROOT, "%nHow is it held? %s allocated at %s%n", suspect.getType(), at));
             PathOptions o = PathOptions.DEFAULT;
             for (String line : heaptap.referencePaths(method, o.maxPaths(), o.maxDepth(), o.maxObjects(),
                     o.timeLimit().toMillis() + "ms")) {
-                to.println(line);
+                to.println(TerminalText.escape(line));
             }
         }
-    }
-
-    private static void awaitExit(long pid) {
-        ProcessHandle.of(pid).ifPresent(p -> {
-            try {
-                p.onExit().get(EXIT_GRACE_MILLIS, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException | ExecutionException e) {
-                // still alive: the connection broke for another reason
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
     }
 
     private static String status(AgentConnection connection, LeakWatchOptions options, long elapsedNanos, int snapshots) {
@@ -138,9 +122,12 @@ final class LeaksRun {
     }
 
     private static void write(byte[] report, LeakFormat format, Output output) throws IOException {
-        output.write(report);
+        // A text report was made in the target: what reaches a terminal is escaped here too, whatever made it.
+        byte[] shown = format == LeakFormat.TEXT
+                ? TerminalText.escapeLines(new String(report, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8) : report;
+        long bytes = output.write(shown);
         if (output.file() != null) {
-            System.err.printf("heaptap: wrote %s (%s, %s)%n", output.file(), format.id(), HumanUnits.formatBytes(report.length));
+            System.err.printf("heaptap: wrote %s (%s, %s)%n", output.file(), format.id(), HumanUnits.formatBytes(bytes));
         }
     }
 }

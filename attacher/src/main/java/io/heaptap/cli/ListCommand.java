@@ -14,9 +14,9 @@ final class ListCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<ListedJvm> jvms = TargetResolver.list();
-        System.out.printf("%-8s %-10s %-8s %s%n", "PID", "JAVA", "HEAPTAP", "MAIN CLASS");
+        Terminal.printf("%-8s %-10s %-8s %s%n", "PID", "JAVA", "HEAPTAP", "MAIN CLASS");
         for (ListedJvm j : jvms) {
-            System.out.printf("%-8d %-10s %-8s %s%n", j.pid(), j.javaVersion(), j.heaptapLoaded(), j.mainClass());
+            Terminal.printf("%-8d %-10s %-8s %s%n", j.pid(), j.javaVersion(), j.heaptapLoaded(), j.mainClass());
         }
         return ExitCode.OK.code();
     }

@@ -1,8 +1,11 @@
 package io.heaptap.cli;
 
 import io.heaptap.jmx.HeaptapMXBean;
+import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.session.CaptureOptions;
+
+import java.io.IOException;
 
 import picocli.CommandLine.Option;
 
@@ -26,7 +29,8 @@ final class LiveViewFlags {
         return CaptureOptions.parseFilter(minAge, minGcs);
     }
 
-    byte[] dump(HeaptapMXBean heaptap, Output output) {
-        return heaptap.dumpBytes(output.format().id(), minAge == null ? "" : minAge, minGcs, gc);
+    /** The profile with this live view, fetched undecoded and decoded here ({@link RemoteProfile}). */
+    AllocationProfile dump(HeaptapMXBean heaptap) throws IOException {
+        return RemoteProfile.fetch(heaptap, validate(), gc);
     }
 }

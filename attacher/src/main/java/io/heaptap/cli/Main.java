@@ -1,5 +1,7 @@
 package io.heaptap.cli;
 
+import io.heaptap.profile.format.TerminalText;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -32,19 +34,20 @@ public final class Main implements Runnable {
                 .registerConverter(Long.class, Main::asciiLong).registerConverter(Long.TYPE, Main::asciiLong);
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof HeaptapException h) {
-                cmd.getErr().println("heaptap: " + h.getMessage());
+                cmd.getErr().println("heaptap: " + TerminalText.escape(h.getMessage()));
                 return h.exitCode().code();
             }
             if (e instanceof IllegalArgumentException) {
-                cmd.getErr().println("heaptap: " + e.getMessage());
+                cmd.getErr().println("heaptap: " + TerminalText.escape(e.getMessage()));
                 return ExitCode.USAGE.code();
             }
-            cmd.getErr().println("heaptap: internal error: " + e + " (please report this with the command you ran)");
+            cmd.getErr().println("heaptap: internal error: " + TerminalText.escape(String.valueOf(e))
+                    + " (please report this with the command you ran)");
             return ExitCode.INTERNAL.code();
         });
         cli.setParameterExceptionHandler((e, arguments) -> {
             CommandLine cmd = e.getCommandLine();
-            cmd.getErr().println("heaptap: " + e.getMessage());
+            cmd.getErr().println("heaptap: " + TerminalText.escape(e.getMessage()));
             cmd.getErr().println("usage: " + cmd.getCommandSpec().qualifiedName() + " --help");
             return ExitCode.USAGE.code();
         });

@@ -41,7 +41,7 @@ final class PathsCommand extends TargetCommand {
     @Override
     ExitCode run(AgentConnection connection) {
         for (String line : connection.heaptap().referencePaths(site, maxPaths, maxDepth, maxObjects, timeLimit)) {
-            System.out.println(line);
+            Terminal.println(line);
         }
         return ExitCode.OK;
     }

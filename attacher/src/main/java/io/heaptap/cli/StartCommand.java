@@ -23,7 +23,7 @@ final class StartCommand extends TargetCommand {
     @Override
     ExitCode run(AgentConnection connection) {
         CaptureRun.start(connection.heaptap(), options, client("start"));
-        System.out.printf("started a capture in pid %d: %s at interval %s; 'heaptap dump %d' reads it%n",
+        Terminal.printf("started a capture in pid %d: %s at interval %s; 'heaptap dump %d' reads it%n",
                 connection.target().pid(), HumanUnits.formatDuration(options.duration()),
                 HumanUnits.formatBytes(options.intervalBytes()), connection.target().pid());
         return ExitCode.OK;

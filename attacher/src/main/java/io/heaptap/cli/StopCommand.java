@@ -10,7 +10,7 @@ final class StopCommand extends TargetCommand {
     @Override
     ExitCode run(AgentConnection connection) {
         connection.heaptap().stop();
-        System.out.println("pid " + connection.target().pid() + ": " + connection.heaptap().getState());
+        Terminal.printf("pid %d: %s%n", connection.target().pid(), connection.heaptap().getState());
         return ExitCode.OK;
     }
 }

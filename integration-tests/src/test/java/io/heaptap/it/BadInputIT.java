@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.zip.ZipFile;
 import java.util.stream.Stream;
 
+import javax.management.remote.JMXConnector;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -91,6 +93,51 @@ class BadInputIT {
             assertTrue(sleep.isAlive());
         } finally {
             sleep.destroyForcibly();
+        }
+    }
+
+    /** Issue #15: a process called java that is not a JVM was killed by the attach signal ("No such process"). */
+    @Test
+    void aProcessNamedJavaThatIsNotAJvmIsNeverSignalled() throws Exception {
+        Path java = Paths.workDir("not-a-jvm").resolve("java");
+        Files.copy(Path.of("/bin/sleep"), java);
+        java.toFile().setExecutable(true);
+        Process notAJvm = new ProcessBuilder(java.toString(), "300").start();
+        try {
+            assertOneLineError(HeaptapCli.run("capture", Long.toString(notAJvm.pid()), "--duration", "1s"), 4,
+                    "is not a HotSpot JVM");
+            assertTrue(notAJvm.isAlive(), "not signalled");
+        } finally {
+            notAJvm.destroyForcibly();
+        }
+    }
+
+    /**
+     * Issue #15, item 8: a capture started by another client (here through the MBean) with escape
+     * sequences in its label: heaptap start, status and capture printed them raw to the terminal.
+     */
+    @Test
+    void anotherClientsLabelReachesNoTerminalAsControlCharacters() throws Exception {
+        String label = "ops\u001b]0;PWNED\u0007\u001b[2J\u009b31m\u202e" + "x".repeat(500);
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class)) {
+            String pid = Long.toString(target.pid());
+            assertEquals(0, HeaptapCli.run("status", pid).exitCode());  // loads heaptap
+            try (JMXConnector jmx = JmxIT.local(target.pid())) {
+                jmx.getMBeanServerConnection().invoke(JmxIT.NAME, "start",
+                        new Object[] {"2m", "64k", 64, 1024, true, 1024, label},
+                        new String[] {"java.lang.String", "java.lang.String", "int", "int", "boolean", "int", "java.lang.String"});
+            }
+            Result status = HeaptapCli.run("status", pid);
+            assertEquals(0, status.exitCode(), status::toString);
+            String startedBy = status.out().lines().filter(l -> l.startsWith("started by:")).findFirst().orElseThrow();
+            assertTrue(startedBy.contains("ops\\x1b]0;PWNED\\x07\\x1b[2J\\x9b31m\\u202e"), startedBy);
+            assertTrue(startedBy.length() < 250, "the label is cut where it is set: " + startedBy.length() + " characters");
+            for (Result r : List.of(status, HeaptapCli.run("start", pid, "--duration", "1s"),
+                    HeaptapCli.run("capture", pid, "--duration", "1s"), HeaptapCli.run("dump", pid, "--format", "text"))) {
+                String all = r.out() + r.stderr();
+                assertTrue(all.codePoints().noneMatch(c -> c < 0x20 && c != '\n' || c >= 0x7f && c <= 0x9f || c == 0x202e),
+                        () -> "no control character reaches the terminal:\n" + r);
+            }
         }
     }
 

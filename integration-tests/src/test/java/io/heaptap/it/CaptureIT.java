@@ -3,6 +3,7 @@ package io.heaptap.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.perftools.profiles.ProfileProto.Location;
@@ -17,16 +18,23 @@ import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.workload.Allocator;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -163,5 +171,102 @@ class CaptureIT {
     private static String rowOf(String list, long pid) {
         return list.lines().filter(l -> l.startsWith(pid + " ")).findFirst()
                 .orElseThrow(() -> new AssertionError("pid " + pid + " not listed:\n" + list));
+    }
+
+    /**
+     * Issue #15, item 6: --out turned a device, a FIFO, a link and a 644 file into a 0600 regular file
+     * holding the report. Devices and FIFOs are written into, links refused, hard-linked files written
+     * in place, an existing file keeps its permissions; '-' and /dev/stdout are standard output.
+     */
+    @Test
+    void outWritesOnlyWhatItMayReplaceAndStreamsIntoTheRest() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "mknod needs root (the build runs as root)");
+        Path dir = Paths.workDir("out-kinds");
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class)) {
+            String pid = Long.toString(target.pid());
+            assertEquals(0, HeaptapCli.run("capture", pid, "--duration", "500ms", "--format", "json").exitCode());
+
+            Path fifo = dir.resolve("fifo");
+            assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+            CompletableFuture<byte[]> reader = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return Files.readAllBytes(fifo);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            Result toFifo = HeaptapCli.run("dump", pid, "--format", "json", "--out", fifo.toString());
+            assertEquals(0, toFifo.exitCode(), toFifo::toString);
+            assertTrue(Profiles.json(reader.get(1, TimeUnit.MINUTES)).get("capture").get("samples").asLong() > 0, "the reader got it");
+            assertEquals(S_IFIFO, fileType(fifo), "still a FIFO");
+
+            Path nullCopy = dir.resolve("null");
+            assertEquals(0, new ProcessBuilder("mknod", nullCopy.toString(), "c", "1", "3").start().waitFor());
+            Result toNull = HeaptapCli.run("dump", pid, "--out", nullCopy.toString(), "--format", "text");
+            assertEquals(0, toNull.exitCode(), toNull::toString);
+            assertEquals(S_IFCHR, fileType(nullCopy), "still the null device");
+
+            Result toFull = HeaptapCli.run("dump", pid, "--out", "/dev/full", "--format", "text");
+            BadInputIT.assertOneLineError(toFull, 2, "cannot write --out /dev/full");
+            assertEquals(S_IFCHR, fileType(Path.of("/dev/full")));
+
+            Path real = dir.resolve("real.txt");
+            Path link = dir.resolve("link.txt");
+            Files.createSymbolicLink(link, real);
+            BadInputIT.assertOneLineError(HeaptapCli.run("dump", pid, "--out", link.toString()), 2,
+                    "is a symbolic link to " + real);
+            assertTrue(Files.isSymbolicLink(link) && !Files.exists(real), "the link is left alone");
+
+            Path first = dir.resolve("first.txt");
+            Path second = dir.resolve("second.txt");
+            Files.writeString(first, "old");
+            Files.createLink(second, first);
+            assertEquals(0, HeaptapCli.run("dump", pid, "--out", first.toString()).exitCode());
+            assertTrue(Files.readString(second).contains("Top allocation sites"), "both names see the new profile");
+            assertEquals(2, (Integer) Files.getAttribute(first, "unix:nlink"), "still hard-linked");
+
+            Path shared = dir.resolve("shared.txt");
+            Files.writeString(shared, "old");
+            Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rw-r--r--"));
+            assertEquals(0, HeaptapCli.run("dump", pid, "--out", shared.toString()).exitCode());
+            assertTrue(Files.readString(shared).contains("Top allocation sites"));
+            assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(shared)), "permissions kept");
+
+            for (String stdout : List.of("-", "/dev/stdout")) {
+                Result r = HeaptapCli.run("dump", pid, "--out", stdout, "--format", "json");
+                assertEquals(0, r.exitCode(), r::toString);
+                assertTrue(Profiles.json(r.stdout()).get("capture").get("samples").asLong() > 0, stdout + " is standard output");
+            }
+            assertTrue(Files.isSymbolicLink(Path.of("/dev/stdout")), "/dev/stdout is still the link it was");
+        }
+    }
+
+    /**
+     * Every heaptap command attaches, and the JVM's Attach Listener then runs Java code for it
+     * (system properties, the JMX agent): heaptap's work, which showed in the application's profile.
+     */
+    @Test
+    void heaptapsOwnAttachWorkIsNotInTheProfile() throws Exception {
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class)) {
+            String pid = Long.toString(target.pid());
+            assertEquals(0, HeaptapCli.run("start", pid, "--duration", "2m", "--interval", "4k").exitCode());
+            for (int i = 0; i < 5; i++) {
+                assertEquals(0, HeaptapCli.run("status", pid).exitCode());
+            }
+            Result dump = HeaptapCli.run("dump", pid, "--format", "collapsed");
+            assertEquals(0, dump.exitCode(), dump::toString);
+            assertTrue(dump.out().contains("Allocator.allocateBuffer"), "the application's allocations are there");
+            for (String line : dump.out().lines().toList()) {
+                assertFalse(line.contains("jdk.internal.vm.VMSupport") || line.contains("jdk.internal.agent."),
+                        "heaptap's attach work in the profile: " + line);
+            }
+        }
+    }
+
+    static final int S_IFIFO = 0010000;
+    static final int S_IFCHR = 0020000;
+
+    static int fileType(Path path) throws IOException {
+        return (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 0170000;
     }
 }

@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import io.heaptap.nativeagent.NativeAgent;
 
+import javax.management.AttributeList;
 import javax.management.AttributeNotFoundException;
 import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanException;
@@ -45,6 +46,14 @@ final class DescribedMXBean extends StandardEmitterMBean {
             return super.getAttribute(attribute);
         } catch (RuntimeException e) {
             throw JdkExceptions.plain(e);
+        }
+    }
+
+    // StandardMBean reads several attributes at once (JConsole does) without getAttribute above.
+    @Override
+    public AttributeList getAttributes(String[] attributes) {
+        try (NativeAgent.HeaptapWork work = NativeAgent.heaptapWork()) {
+            return super.getAttributes(attributes);
         }
     }
 

@@ -14,6 +14,7 @@ import io.heaptap.profile.leak.LeakFormat;
 import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
+import io.heaptap.session.HeapBudgetException;
 import io.heaptap.session.HttpServing;
 import io.heaptap.session.LeakWatchOptions;
 import io.heaptap.session.PathOptions;
@@ -202,15 +203,28 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public List<String> getGcReport() {
-        AllocationProfile p = controller.recentProfile();
+        GcCost gc = controller.status().gc();
         List<String> lines = new ArrayList<>();
-        if (p != null) {
-            GcCost gc = p.info().gc();
+        if (gc != null) {
             lines.add(GcText.header(gc));
             gc.alarm().ifPresent(lines::add);
-            lines.addAll(GcText.lines(gc, p.allocationRate()));
+            AllocationProfile p;
+            try {
+                p = controller.recentProfile();
+            } catch (HeapBudgetException tooBig) {
+                p = null;  // the GC's cost does not need the profile; only its last line, the allocation rate, does
+            }
+            lines.addAll(GcText.lines(gc, p == null ? 0 : p.allocationRate()));
+            if (p == null) {
+                lines.remove(lines.size() - 1);
+            }
         }
         return lines;
+    }
+
+    @Override
+    public long getHeapBudgetBytes() {
+        return controller.heapBudget().bytes();
     }
 
     @Override
@@ -313,6 +327,21 @@ final class HeaptapBean implements HeaptapMXBean {
     public byte[] dumpBytes(String format, String minAge, long minGcs, boolean gc) {
         ProfileFormat f = ProfileFormat.parse(required(format, "format", "pprof"));
         return controller.dump(f, CaptureOptions.parseFilter(minAge, minGcs), gc);
+    }
+
+    @Override
+    public String openRawDump(boolean gc) {
+        return controller.openRawDump(gc);
+    }
+
+    @Override
+    public byte[] readRawDump(String id, long offset, int maxBytes) {
+        return controller.readRawDump(required(id, "id", "what openRawDump returned"), offset, maxBytes);
+    }
+
+    @Override
+    public void closeRawDump(String id) {
+        controller.closeRawDump(required(id, "id", "what openRawDump returned"));
     }
 
     @Override

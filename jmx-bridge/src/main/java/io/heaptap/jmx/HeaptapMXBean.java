@@ -93,6 +93,9 @@ public interface HeaptapMXBean {
     @Description("The GC cost of the current or last capture in words: collector and heap, collections, CPU, and a warning line when GC is expensive")
     List<String> getGcReport();
 
+    @Description("Bytes of this JVM's heap heaptap may use at once for a request (a sixteenth of the heap, 2 to 64 MiB)")
+    long getHeapBudgetBytes();
+
     @Description("Bytes of native memory held by the agent's tables (the agent's own count)")
     long getNativeMemoryBytes();
 
@@ -142,11 +145,24 @@ public interface HeaptapMXBean {
     String dump(@Description(name = "format", value = "text, pprof, collapsed, json or html") String format,
                 @Description(name = "fileName", value = "A plain file name, e.g. profile.pb.gz (no folders)") String fileName);
 
-    @Description("The dump as bytes (what the CLI streams back); the live view filtered by age and GCs survived")
+    @Description("The dump as bytes, encoded in this JVM within heaptap's heap budget (refused if too big: the CLI"
+            + " fetches any size through openRawDump); the live view filtered by age and GCs survived")
     byte[] dumpBytes(@Description(name = "format", value = "text, pprof, collapsed, json or html") String format,
                      @Description(name = "minAge", value = "Only live objects at least this old, e.g. 10s; empty for all") String minAge,
                      @Description(name = "minGcs", value = "Only live objects that survived this many GCs") long minGcs,
                      @Description(name = "gc", value = "Force a full GC first (pauses the application)") boolean gc);
+
+    @Description("For heaptap's CLI: opens the current or last capture undecoded (the CLI decodes and encodes it itself),"
+            + " held in native memory until closeRawDump or a minute without reads; returns its id")
+    String openRawDump(@Description(name = "gc", value = "Force a full GC first (pauses the application)") boolean gc);
+
+    @Description("For heaptap's CLI: up to maxBytes (at most 256 KiB) of an open raw dump from offset; empty at its end")
+    byte[] readRawDump(@Description(name = "id", value = "What openRawDump returned") String id,
+                       @Description(name = "offset", value = "Bytes already read") long offset,
+                       @Description(name = "maxBytes", value = "At most this many, up to 262144") int maxBytes);
+
+    @Description("For heaptap's CLI: frees an open raw dump; harmless if it is gone already")
+    void closeRawDump(@Description(name = "id", value = "What openRawDump returned") String id);
 
     @Description("The top allocation sites of the current or last capture")
     List<AllocationRow> topAllocations(@Description(name = "n", value = "How many rows, 1-1000") int n);

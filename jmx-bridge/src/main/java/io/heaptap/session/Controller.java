@@ -5,15 +5,17 @@ import io.heaptap.nativeagent.NativeAgentException;
 import io.heaptap.nativeagent.LiveProof;
 import io.heaptap.nativeagent.NativeSnapshot;
 import io.heaptap.nativeagent.PathSearch;
+import io.heaptap.nativeagent.RawSnapshot;
+import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
-import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.format.ProfileWriter;
+import io.heaptap.profile.format.TerminalText;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -42,6 +45,8 @@ import java.util.function.Predicate;
  * refuses samples past the deadline on its own.
  */
 public final class Controller {
+    private static final long RECENT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    static final int MAX_CLIENT_CHARS = 200;
     private final NativeAgent agent;
     private final LiveTracker liveTracker;
     private final String nativeError;
@@ -60,7 +65,12 @@ public final class Controller {
     private long startNanos;
     private long stopNanos;
     private ScheduledFuture<?> deadline;
+    private final HeapBudget budget = HeapBudget.forThisJvm();
+    /** How to get a profile that heaptap cannot build within its heap budget. */
+    private final String instead;
+    private final RawDumps rawDumps = new RawDumps();
     private AllocationProfile recentProfile;
+    private HeapBudget.Reservation recentReservation;
     private long recentProfileNanos;
     private long markingsAtStart;
     private long forcedAtStart;
@@ -89,6 +99,8 @@ public final class Controller {
         this.target = new TargetInfo(ProcessHandle.current().pid(), System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), System.getProperty("sun.java.command", ""));
         this.leakWatch = new LeakWatch(this, timer, listeners, target.pid());
+        this.instead = "the CLI ('heaptap dump " + target.pid() + "') fetches the capture undecoded and encodes it outside this JVM;"
+                + " or capture with fewer --max-stacks, a smaller --depth or --live-budget";
     }
 
     /** Starts a capture and returns the status it started with (its {@code startedAt} names it). */
@@ -111,15 +123,28 @@ public final class Controller {
         markingsAtStart = liveTracker.markings().completed();
         forcedAtStart = liveTracker.markings().forcedCount();
         options = requested;
-        startedBy = client == null || client.isBlank() ? "unknown client" : client;
+        startedBy = clientLabel(client);
         startedAt = Instant.now();
         startNanos = System.nanoTime();
         state = SessionState.RECORDING;
-        recentProfile = null;
+        forgetRecentProfile();
         deadline = timer.schedule(this::timeBoxEnded, requested.duration().toNanos(), TimeUnit.NANOSECONDS);
         SessionStatus started = status();
         listeners.forEach(l -> l.captureStarted(started));
         return started;
+    }
+
+    /**
+     * Who started a capture, as everyone will be shown it (status, HTTP, JConsole, notifications):
+     * any client can set it, so its control characters are escaped and it is cut at
+     * {@value #MAX_CLIENT_CHARS} characters. Every door's label goes through here.
+     */
+    static String clientLabel(String client) {
+        if (client == null || client.isBlank()) {
+            return "unknown client";
+        }
+        String label = TerminalText.escape(client.strip());
+        return label.length() <= MAX_CLIENT_CHARS ? label : label.substring(0, MAX_CLIENT_CHARS - 1) + "\u2026";
     }
 
     private synchronized void timeBoxEnded() {
@@ -147,7 +172,7 @@ public final class Controller {
         stopNanos = System.nanoTime();
         gcMonitor.stop();
         state = SessionState.STOPPED;
-        recentProfile = null;
+        forgetRecentProfile();
         if (deadline != null) {
             deadline.cancel(false);
             deadline = null;
@@ -163,7 +188,7 @@ public final class Controller {
      */
     public synchronized void startLeakWatch(LeakWatchOptions options, String client) {
         requireAgent();
-        leakWatch.start(options, client == null || client.isBlank() ? "unknown client" : client);
+        leakWatch.start(options, clientLabel(client));
     }
 
     /** Ends the leak watch now, with a last snapshot, and stops its capture. Harmless when none runs. */
@@ -191,17 +216,43 @@ public final class Controller {
 
     /**
      * The profile as of at most a second ago, for attribute reads (JConsole polls every few
-     * seconds; a fresh snapshot per attribute would be wasted work). Null when idle.
+     * seconds; a fresh snapshot per attribute would be wasted work). Null when idle. It holds its
+     * share of the heap budget while kept, and is dropped two seconds after it was made.
+     *
+     * @throws HeapBudgetException the profile is too big to decode within heaptap's heap budget
      */
     public synchronized AllocationProfile recentProfile() {
         if (state == SessionState.IDLE) {
             return null;
         }
-        if (recentProfile == null || System.nanoTime() - recentProfileNanos > TimeUnit.SECONDS.toNanos(1)) {
-            recentProfile = profile(LiveFilter.NONE, false);
+        if (recentProfile == null || System.nanoTime() - recentProfileNanos > RECENT_NANOS) {
+            forgetRecentProfile();
+            HeapBudget.Reservation reservation = reserve(null, false);  // never wait holding the controller
+            try {
+                recentProfile = profileNow(LiveFilter.NONE, false);
+            } catch (RuntimeException | Error e) {
+                reservation.close();
+                throw e;
+            }
+            recentReservation = reservation;
             recentProfileNanos = System.nanoTime();
+            timer.schedule(this::forgetStaleRecentProfile, 2 * RECENT_NANOS, TimeUnit.NANOSECONDS);
         }
         return recentProfile;
+    }
+
+    private synchronized void forgetStaleRecentProfile() {
+        if (System.nanoTime() - recentProfileNanos >= RECENT_NANOS) {
+            forgetRecentProfile();
+        }
+    }
+
+    private void forgetRecentProfile() {
+        recentProfile = null;
+        if (recentReservation != null) {
+            recentReservation.close();
+            recentReservation = null;
+        }
     }
 
     /** Writes a dump into the dump directory under a plain file name and returns its path. */
@@ -216,13 +267,14 @@ public final class Controller {
             deadline.cancel(false);
             deadline = null;
         }
+        rawDumps.closeAll();
         if (agent != null) {
             liveTracker.stop();
             agent.clear();
         }
         gcMonitor.reset();
         state = SessionState.IDLE;
-        recentProfile = null;
+        forgetRecentProfile();
         options = null;
         startedBy = null;
         startedAt = null;
@@ -241,27 +293,77 @@ public final class Controller {
 
     /**
      * The profile of the current (so far) or last capture, and the live set now through a filter;
-     * {@code gc} forces a full collection first (it pauses the application). What the calling thread
-     * allocates meanwhile is heaptap's work and is not sampled.
+     * {@code gc} forces a full collection first (it pauses the application). Decoding it reserves
+     * its estimated size from heaptap's heap budget (given back on return: keep the profile briefly).
+     * What the calling thread allocates meanwhile is heaptap's work and is not sampled.
+     *
+     * @throws HeapBudgetException the profile is too big to decode within heaptap's heap budget
      */
-    public synchronized AllocationProfile profile(LiveFilter filter, boolean gc) {
-        return NativeAgent.asHeaptapThread(() -> profileNow(filter, gc));
+    public AllocationProfile profile(LiveFilter filter, boolean gc) {
+        return withProfile(filter, gc, null, profile -> profile);
+    }
+
+    /**
+     * Decodes the profile as {@link #profile} does and hands it to {@code use} (an encoder into
+     * {@code format}, or null for none), all within a reservation of heaptap's heap budget for both.
+     *
+     * @throws HeapBudgetException decoding and encoding would not fit heaptap's heap budget
+     */
+    public <T> T withProfile(LiveFilter filter, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
+        try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork();
+             HeapBudget.Reservation reserved = reserve(format, !Thread.holdsLock(this))) {  // never wait holding the controller
+            AllocationProfile profile;
+            synchronized (this) {
+                profile = profileNow(filter, gc);
+            }
+            return use.apply(profile);
+        } catch (OutOfMemoryError e) {
+            // Everything built for the request is unreachable again: the application keeps its heap.
+            throw new HeapBudgetException("this JVM ran out of heap while heaptap built " + what(format) + "; " + instead);
+        }
+    }
+
+    private HeapBudget.Reservation reserve(ProfileFormat format, boolean wait) {
+        TableSizes sizes = requireAgent().tableSizes();
+        long estimate = format == null ? DumpCost.decode(sizes) : DumpCost.decodeAndEncode(sizes, format);
+        return budget.reserve(estimate, what(format), instead, wait);
+    }
+
+    private static String what(ProfileFormat format) {
+        return format == null ? "decoding the profile" : "a " + format.id() + " dump";
+    }
+
+    /** heaptap's share of this JVM's heap. */
+    public HeapBudget heapBudget() {
+        return budget;
     }
 
     private AllocationProfile profileNow(LiveFilter filter, boolean gc) {
-        if (state == SessionState.IDLE) {
-            throw new SessionConflictException("nothing to dump: no capture has run since the agent was loaded or reset");
-        }
         List<String> warnings = new ArrayList<>();
+        LiveProof proof = prove(gc, warnings);
+        NativeSnapshot snapshot = snapshot(filter, proof);
+        return header(warnings, proof).profile(snapshot);
+    }
+
+    /**
+     * The proof a snapshot is judged by, read before the snapshot so that no marking vouches for
+     * references checked before it; {@code gc} forces a full collection first (a refusal is added to
+     * {@code warnings}).
+     */
+    private LiveProof prove(boolean gc, List<String> warnings) {
+        requireCaptured();
         if (gc && forceFullGc() < 0) {
             warnings.add("the forced full collection was refused by the JVM: nothing new is proven live by it");
         }
-        NativeSnapshot snapshot = snapshot(filter, liveProof(gc));
+        MarkingClock clock = liveTracker.markings();
+        return new LiveProof(clock.provenBeforeNanos(), clock.markings(markingsAtStart, forcedAtStart), gc,
+                clock.trackingHoldsAll());
+    }
+
+    private DumpHeader header(List<String> warnings, LiveProof proof) {
         long end = state == SessionState.RECORDING ? System.nanoTime() : stopNanos;
         SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
-        CaptureInfo info = new CaptureInfo(target, startedAt, end - startNanos, snapshot.intervalBytes(),
-                snapshot.stackDepth(), snapshot.samples(), snapshot.drops(), warnings, gcMonitor.cost());
-        return new AllocationProfile(info, snapshot.live(), snapshot.sites());
+        return new DumpHeader(target, startedAt, end - startNanos, warnings, gcMonitor.cost(), proof);
     }
 
     /**
@@ -283,20 +385,69 @@ public final class Controller {
         return took;
     }
 
-    /** The proof a snapshot is judged by: read before the snapshot, so no marking vouches for references checked before it. */
-    private LiveProof liveProof(boolean gcForced) {
-        MarkingClock clock = liveTracker.markings();
-        return new LiveProof(clock.provenBeforeNanos(), clock.markings(markingsAtStart, forcedAtStart), gcForced,
-                clock.trackingHoldsAll());
-    }
-
     /** The marking clock as of now, for the capture's window. */
     synchronized Markings markings() {
         return liveTracker == null ? Markings.NONE : liveTracker.markings().markings(markingsAtStart, forcedAtStart);
     }
 
+    private void requireCaptured() {
+        if (state == SessionState.IDLE) {
+            throw new SessionConflictException("nothing to dump: no capture has run since the agent was loaded or reset");
+        }
+    }
+
+    /** The profile encoded in a format, within heaptap's heap budget. */
     public byte[] dump(ProfileFormat format, LiveFilter filter, boolean gc) {
-        return NativeAgent.asHeaptapThread(() -> ProfileWriter.toBytes(profile(filter, gc), format));
+        return withProfile(filter, gc, format, profile -> ProfileWriter.toBytes(profile, format));
+    }
+
+    /**
+     * Opens a raw dump ({@link RawDump}) of the current or last capture for a client that decodes it
+     * itself (the CLI): the capture stays in native memory and is read in chunks, so the target's
+     * heap holds one chunk at a time, whatever the profile's size. {@code gc} forces a full
+     * collection first, as for {@link #profile}. Returns the dump's id.
+     */
+    public String openRawDump(boolean gc) {
+        rawDumps.closeIdle();
+        RawSnapshot snapshot;
+        byte[] prefix;
+        synchronized (this) {
+            List<String> warnings = new ArrayList<>();
+            LiveProof proof = prove(gc, warnings);
+            try {
+                snapshot = requireAgent().openSnapshot(proof);
+            } catch (IOException e) {
+                throw new SessionConflictException(e.getMessage());
+            }
+            prefix = RawDump.prefix(header(warnings, snapshot.proof()));
+        }
+        boolean first = rawDumps.isEmpty();
+        String id = rawDumps.open(prefix, snapshot);
+        if (first) {
+            timer.schedule(this::closeIdleRawDumps, RawDumps.IDLE_NANOS, TimeUnit.NANOSECONDS);
+        }
+        return id;
+    }
+
+    /** Up to {@code maxBytes} of a raw dump from {@code offset} (at most 256 KiB); empty at its end. */
+    public byte[] readRawDump(String id, long offset, int maxBytes) {
+        try {
+            return rawDumps.read(id, offset, maxBytes);
+        } catch (IOException e) {
+            throw new SessionConflictException(e.getMessage());
+        }
+    }
+
+    /** Frees a raw dump; harmless if it is gone already. */
+    public void closeRawDump(String id) {
+        rawDumps.close(id);
+    }
+
+    private void closeIdleRawDumps() {
+        rawDumps.closeIdle();
+        if (!rawDumps.isEmpty()) {
+            timer.schedule(this::closeIdleRawDumps, RawDumps.IDLE_NANOS / 2, TimeUnit.NANOSECONDS);
+        }
     }
 
     /**
@@ -320,12 +471,14 @@ public final class Controller {
                 throw new SessionConflictException("nothing is tracked: no capture has run since the agent was loaded or reset;"
                         + " run a capture with live tracking first");
             }
-            List<AllocationSite> sites = snapshot(LiveFilter.NONE, LiveProof.NONE).sites();
             List<Integer> matched = new ArrayList<>();
-            for (int i = 0; i < sites.size(); i++) {
-                if (which.test(sites.get(i))) {
-                    matched.add(i);
-                    tracked += sites.get(i).live().tracked();
+            try (HeapBudget.Reservation reserved = reserve(null, false)) {
+                List<AllocationSite> sites = snapshot(LiveFilter.NONE, LiveProof.NONE).sites();
+                for (int i = 0; i < sites.size(); i++) {
+                    if (which.test(sites.get(i))) {
+                        matched.add(i);
+                        tracked += sites.get(i).live().tracked();
+                    }
                 }
             }
             if (matched.isEmpty()) {

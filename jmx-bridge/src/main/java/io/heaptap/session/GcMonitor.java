@@ -208,10 +208,9 @@ final class GcMonitor implements NotificationListener {
     @Override
     public void handleNotification(Notification notification, Object handback) {
         // Runs on the JDK's notification thread: what it allocates here is heaptap's, not the application's.
-        NativeAgent.asHeaptapThread(() -> {
+        try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
             record(notification);
-            return null;
-        });
+        }
     }
 
     private void record(Notification notification) {

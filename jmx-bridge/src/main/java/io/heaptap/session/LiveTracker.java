@@ -79,8 +79,8 @@ final class LiveTracker implements NotificationListener {
     public void handleNotification(Notification notification, Object handback) {
         if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())
                 && notification.getUserData() instanceof CompositeData data) {
-            // On the JDK's notification thread: what this allocates is heaptap's.
-            NativeAgent.asHeaptapThread(() -> {
+            // On the JDK's notification thread: reading the collection allocates, and that is heaptap's.
+            try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
                 agent.setGcCount(gcCount());
                 try {
                     GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(data);
@@ -89,9 +89,8 @@ final class LiveTracker implements NotificationListener {
                 } catch (RuntimeException e) {
                     // a notification heaptap cannot read proves nothing: the clock stays where it was
                 }
-                return null;
-            });
-            collections.release();
+                collections.release();
+            }
         }
     }
 

@@ -4,12 +4,15 @@ import io.heaptap.profile.LiveFilter;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * The JNI facade of libheaptap.so: the only Java code that calls into the native agent. There is
  * one native sampler per JVM; the session owner (the Controller) serialises calls to it.
  */
 public final class NativeAgent {
+    /** Snapshots the agent holds in native memory at once (snapshotBuffers.h). */
+    public static final int MAX_OPEN_SNAPSHOTS = 4;
     private static NativeAgent instance;
     private static NativeAgentException loadFailure;
 
@@ -25,6 +28,7 @@ public final class NativeAgent {
                     throw new NativeAgentException(NativeAgentException.Reason.UNAVAILABLE, error);
                 }
                 instance = new NativeAgent();
+                prepareMarking();
             } catch (NativeAgentException e) {
                 loadFailure = e;
             }
@@ -118,19 +122,46 @@ public final class NativeAgent {
 
     /**
      * The current or last capture, with the live set now seen through a filter and split by the
-     * proof of liveness read before this call (see {@link LiveProof}); the heap in use is the larger of
-     * the readings before and after it.
+     * proof of liveness read before this call (see {@link LiveProof}). Decoded from the native
+     * snapshot a chunk at a time.
      */
     public NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) throws IOException {
+        try (RawSnapshot raw = openSnapshot(proof)) {
+            return NativeSnapshot.read(raw.stream(), filter, raw.proof());
+        }
+    }
+
+    /**
+     * The current or last capture, plus the live set now, undecoded and held in native memory until
+     * closed (for a client that decodes it itself, and for {@link #snapshot}). Its proof is
+     * {@code proof} with the heap in use around the snapshot: the larger of the readings before and
+     * after it, so that a collection right after it cannot make its figures look impossible.
+     *
+     * @throws IOException the agent holds as many snapshots as it can: close one, or wait
+     */
+    public RawSnapshot openSnapshot(LiveProof proof) throws IOException {
         java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
         long usedBefore = memory.getHeapMemoryUsage().getUsed();
-        byte[] bytes = snapshot0();
-        if (bytes == null) {
-            throw new IOException("the native agent could not produce a snapshot");
+        long handle = snapshotOpen0();
+        if (handle < 0) {
+            throw new IOException("the native agent holds " + MAX_OPEN_SNAPSHOTS + " snapshots already; try again when a dump ends");
         }
         java.lang.management.MemoryUsage heap = memory.getHeapMemoryUsage();
-        // The heap the snapshot saw: a collection right after it must not make its figures look impossible.
-        return SnapshotDecoder.decode(bytes, filter, proof.withHeap(Math.max(usedBefore, heap.getUsed()), heap.getMax()));
+        return new RawSnapshot(handle, snapshotSize0(handle), proof.withHeap(Math.max(usedBefore, heap.getUsed()), heap.getMax()));
+    }
+
+    /** The sizes of the agent's tables now (what a dump's Java-heap cost is estimated from). */
+    public TableSizes tableSizes() {
+        long[] sizes = tableSizes0();
+        return sizes == null ? TableSizes.of(new long[10]) : TableSizes.of(sizes);
+    }
+
+    static int readSnapshot(long handle, long offset, byte[] dst) {
+        return snapshotRead0(handle, offset, dst, dst.length);
+    }
+
+    static void closeSnapshot(long handle) {
+        snapshotClose0(handle);
     }
 
     /**
@@ -153,23 +184,20 @@ public final class NativeAgent {
     }
 
     /**
-     * Runs {@code work} with the calling thread marked as heaptap's: its allocations are not
-     * sampled, so building a dump or serving HTTP never shows in the application's profile.
-     * Nested calls keep the outer mark. Without the native library it simply runs the work.
+     * Marks the calling thread as heaptap's until closed (try-with-resources): what it allocates
+     * meanwhile is not sampled, so building a dump or answering a JMX call never shows in the
+     * application's profile. Nests: an inner mark leaves the outer one in place. Allocates
+     * nothing, before or after marking: an allocation before the mark would be sampled as the
+     * application's (it was, from GC notifications). Without the native library it does nothing.
      */
-    public static <T> T asHeaptapThread(java.util.function.Supplier<T> work) {
-        try (HeaptapWork marked = heaptapWork()) {
-            return work.get();
-        }
-    }
-
-    /** Marks the calling thread as heaptap's until closed (try-with-resources); nests. */
     public static HeaptapWork heaptapWork() {
-        return new HeaptapWork(mark(true));
+        return mark(true) ? HeaptapWork.NESTED : HeaptapWork.OUTERMOST;
     }
 
-    /** The mark of {@link #heaptapWork()}; closing it restores the thread's earlier state. */
+    /** The mark of {@link #heaptapWork()}; closing the outermost one unmarks the thread. */
     public static final class HeaptapWork implements AutoCloseable {
+        private static final HeaptapWork OUTERMOST = new HeaptapWork(false);
+        private static final HeaptapWork NESTED = new HeaptapWork(true);
         private final boolean wasMarked;
 
         private HeaptapWork(boolean wasMarked) {
@@ -184,12 +212,27 @@ public final class NativeAgent {
         }
     }
 
-    /** A thread body that marks its thread as heaptap's first (for heaptap's own threads). */
+    /**
+     * A thread body that marks its thread as heaptap's first (for heaptap's own threads). Call it
+     * on a thread that is marked already (the lambda is allocated by the caller).
+     */
     public static Runnable heaptapThread(Runnable body) {
         return () -> {
             mark(true);
             body.run();
         };
+    }
+
+    /**
+     * Links the marking native and initialises {@link HeaptapWork} now, while nothing samples:
+     * the first call of a native method looks it up through Java code that allocates, and that
+     * would happen before the first mark took effect.
+     */
+    private static void prepareMarking() {
+        if (!markHeaptapThread0(true)) {
+            markHeaptapThread0(false);
+        }
+        Objects.requireNonNull(HeaptapWork.OUTERMOST);  // loads and initialises the class
     }
 
     private static boolean mark(boolean heaptap) {
@@ -226,7 +269,15 @@ public final class NativeAgent {
 
     private static native long memory0();
 
-    private static native byte[] snapshot0();
+    private static native long snapshotOpen0();
+
+    private static native long snapshotSize0(long handle);
+
+    private static native int snapshotRead0(long handle, long offset, byte[] dst, int len);
+
+    private static native void snapshotClose0(long handle);
+
+    private static native long[] tableSizes0();
 
     private static native byte[] referencePaths0(int[] sites, int maxPaths, int maxDepth, int maxObjects, long timeLimitNanos);
 }

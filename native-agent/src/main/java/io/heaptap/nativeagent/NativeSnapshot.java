@@ -2,7 +2,13 @@ package io.heaptap.nativeagent;
 
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Drops;
+import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 
 import java.util.List;
 
@@ -21,5 +27,13 @@ public record NativeSnapshot(long generation, long intervalBytes, int stackDepth
                              List<AllocationSite> sites) {
     public NativeSnapshot {
         sites = List.copyOf(sites);
+    }
+
+    /**
+     * Decodes a native snapshot ({@link RawSnapshot}'s bytes), in the target or in the CLI; its live
+     * set is split by {@code proof} (see {@link LiveProof}: read in the target before the snapshot).
+     */
+    public static NativeSnapshot read(InputStream in, LiveFilter filter, LiveProof proof) throws IOException {
+        return SnapshotDecoder.decode(new DataInputStream(new BufferedInputStream(in)), filter, proof);
     }
 }

@@ -9,7 +9,6 @@ import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.TrackedObject;
 import io.heaptap.profile.TypeNames;
 
-import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -42,8 +41,7 @@ final class SnapshotDecoder {
      * examined. It must be read before the snapshot is taken: a marking that completes meanwhile would
      * otherwise vouch for references checked before it cleared them.
      */
-    static NativeSnapshot decode(byte[] bytes, LiveFilter filter, LiveProof proof) throws IOException {
-        DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+    static NativeSnapshot decode(DataInputStream in, LiveFilter filter, LiveProof proof) throws IOException {
         if (in.readInt() != MAGIC) {
             throw new IOException("not a heaptap snapshot");
         }

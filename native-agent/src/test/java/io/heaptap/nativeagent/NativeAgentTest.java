@@ -51,6 +51,79 @@ class NativeAgentTest {
         assertTrue(relative > 0.8 && relative < 1.2, "estimate/truth = " + relative);
     }
 
+    /**
+     * Regression: marking a thread as heaptap's allocated its mark object before the mark took
+     * effect, and at a 64 KiB interval that object showed in the application's profile now and
+     * then. Sampling every allocation makes any such allocation certain to show.
+     */
+    @Test
+    void markingAThreadAsHeaptapsAllocatesNothingThatIsSampled() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        agent.start(1, Duration.ofMinutes(1), 64, 1024, 0, 0, 2);
+        allocateInts(4L << 20);  // past the sample point the JVM drew at its default interval
+        for (int i = 0; i < 1000; i++) {
+            try (NativeAgent.HeaptapWork outer = NativeAgent.heaptapWork()) {
+                try (NativeAgent.HeaptapWork inner = NativeAgent.heaptapWork()) {
+                    sink = new byte[64];  // heaptap's work: never sampled
+                }
+                sink = new byte[32];
+            }
+        }
+        for (int i = 0; i < 1000; i++) {
+            sink = new long[4];  // the application's: sampled
+        }
+        agent.stop();
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
+        assertTrue(snapshot.sites().stream().anyMatch(s -> s.type().equals("long[]")), "sampling works");
+        for (AllocationSite site : snapshot.sites()) {
+            boolean marking = site.type().startsWith(NativeAgent.class.getName())
+                    || site.stack().stream().anyMatch(f -> f.methodName().equals("heaptapWork")
+                            || f.className().startsWith(NativeAgent.class.getName() + "$"));
+            boolean marked = site.type().equals("byte[]") && !site.stack().isEmpty()
+                    && site.stack().get(0).methodName().equals("markingAThreadAsHeaptapsAllocatesNothingThatIsSampled");
+            assertFalse(marking || marked, "heaptap's own allocation was sampled: " + site);
+        }
+    }
+
+    /** reset gives the tables' memory back: clearing them used to keep every byte of their capacity. */
+    @Test
+    void clearGivesTheTablesMemoryBack() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        agent.start(1024, Duration.ofMinutes(1), 64, 65_536, 65_536, 0, 2);
+        for (int round = 0; round < 4; round++) {
+            for (int path = 0; path < 1 << 12; path++) {
+                walk(path, 12);
+            }
+        }
+        agent.stop();
+        long afterCapture = agent.nativeMemoryBytes();
+        agent.clear();
+        long afterClear = agent.nativeMemoryBytes();
+        assertTrue(afterCapture > 1 << 20, "a capture of thousands of stacks holds megabytes: " + afterCapture);
+        assertTrue(afterClear < 16 << 10, "after clear the tables hold almost nothing: " + afterClear + " bytes");
+    }
+
+    /** 2^level distinct call paths down to one allocation. */
+    static void walk(int bits, int level) {
+        if (level == 0) {
+            for (int i = 0; i < 16; i++) {
+                sink = new byte[64];
+            }
+        } else if ((bits & 1) == 0) {
+            left(bits >>> 1, level - 1);
+        } else {
+            right(bits >>> 1, level - 1);
+        }
+    }
+
+    static void left(int bits, int level) {
+        walk(bits, level);
+    }
+
+    static void right(int bits, int level) {
+        walk(bits, level);
+    }
+
     @Test
     void theDeadlineIsEnforcedNatively() throws Exception {
         NativeAgent agent = NativeAgent.get();

@@ -17,6 +17,7 @@ import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.LeakWatchOptions;
+import io.heaptap.session.SessionState;
 
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -125,11 +126,11 @@ public final class ApiRoutes {
     private Response flameGraph(Request request) {
         QueryParams p = request.params().allowOnly("minAge", "minGcs");
         LiveFilter filter = liveFilter(p);
-        AllocationProfile profile = filter.isNone() ? controller.recentProfile() : controller.profile(filter, false);
-        if (profile == null) {
+        if (controller.status().state() == SessionState.IDLE) {
             throw new HttpError(409, "nothing to show: no capture has run since the agent was loaded or reset");
         }
-        return Response.json(200, FlameGraphAssets.data(profile));
+        // The page's flame graph data: its trees cost what an HTML dump's do, within heaptap's heap budget.
+        return Response.json(200, controller.withProfile(filter, false, ProfileFormat.HTML, FlameGraphAssets::data));
     }
 
     private Response leaks(Request request) {

@@ -8,6 +8,7 @@ import io.heaptap.profile.format.JsonWriter;
 import io.heaptap.profile.format.LiveSummary;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
+import io.heaptap.session.HeapBudgetException;
 import io.heaptap.session.SessionStatus;
 
 import java.util.Locale;
@@ -19,7 +20,13 @@ final class StatusJson {
 
     static String of(Controller controller, String version, String url) {
         SessionStatus s = controller.status();
-        AllocationProfile recent = controller.recentProfile();
+        AllocationProfile recent = null;
+        String unavailable = null;
+        try {
+            recent = controller.recentProfile();
+        } catch (HeapBudgetException e) {
+            unavailable = e.getMessage();  // the status still answers; the profile's figures say why they are missing
+        }
         JsonOutput json = new JsonOutput().beginObject()
                 .field("state", s.state().name().toLowerCase(Locale.ROOT))
                 .field("startedBy", s.startedBy())
@@ -41,8 +48,11 @@ final class StatusJson {
                     .field("liveBudget", o.live() ? o.liveBudget() : 0)
                     .endObject();
         }
-        json.field("samples", s.samples())
-                .field("estimatedAllocatedBytes", recent == null ? 0 : recent.totals().estimatedBytes())
+        json.field("samples", s.samples());
+        if (unavailable != null) {
+            json.field("profileUnavailable", unavailable);
+        }
+        json.field("estimatedAllocatedBytes", recent == null ? 0 : recent.totals().estimatedBytes())
                 .field("estimatedLiveBytes", recent == null ? 0 : recent.liveTotals().proven().bytes().value())
                 .field("trackedObjects", recent == null ? 0 : recent.liveInfo().tracked());
         // The live set in its parts (proven, not yet examined), with intervals and the markings behind the proof.

@@ -81,7 +81,7 @@ public final class PprofRoutes {
             request.requireBearer("?gc=1 (a full collection, which pauses the application)");
         }
         if (seconds == 0) {
-            return CompletableFuture.completedFuture(encode(controller.profile(LiveFilter.NONE, gc), heap, text, name));
+            return CompletableFuture.completedFuture(encodeWithinBudget(gc, heap, text, name));
         }
         SessionStatus running = controller.status();
         if (running.state() == SessionState.RECORDING) {
@@ -106,7 +106,7 @@ public final class PprofRoutes {
                 CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS, true, CaptureOptions.DEFAULT_LIVE_BUDGET);
         Instant startedAt = controller.start(options, "pprof scrape from " + request.client()).startedAt();
         // A scraper that goes away takes its window with it: the capture stops instead of blocking others.
-        return later(seconds, () -> encode(controller.profile(LiveFilter.NONE, gc), heap, text, name),
+        return later(seconds, () -> encodeWithinBudget(gc, heap, text, name),
                 () -> controller.stopIfStartedAt(startedAt, "stopped: the scrape's client went away"));
     }
 
@@ -137,6 +137,12 @@ public final class PprofRoutes {
             }
         });
         return result;
+    }
+
+    /** Decoding and encoding within heaptap's heap budget (HTTP 503 with the reason when too big). */
+    private Response encodeWithinBudget(boolean gc, boolean heap, boolean text, String name) {
+        return controller.withProfile(LiveFilter.NONE, gc, text ? ProfileFormat.TEXT : ProfileFormat.PPROF,
+                profile -> encode(profile, heap, text, name));
     }
 
     private static Response encode(AllocationProfile profile, boolean heap, boolean text, String name) {

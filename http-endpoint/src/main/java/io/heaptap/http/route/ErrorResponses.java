@@ -2,6 +2,7 @@ package io.heaptap.http.route;
 
 import io.heaptap.profile.format.JsonOutput;
 import io.heaptap.session.AgentUnavailableException;
+import io.heaptap.session.HeapBudgetException;
 import io.heaptap.session.SessionConflictException;
 
 import java.util.Map;
@@ -29,7 +30,7 @@ public final class ErrorResponses {
         if (t instanceof SessionConflictException) {
             return of(409, t.getMessage(), null);
         }
-        if (t instanceof AgentUnavailableException) {
+        if (t instanceof AgentUnavailableException || t instanceof HeapBudgetException) {
             return of(503, t.getMessage(), null);
         }
         if (t instanceof RejectedExecutionException) {

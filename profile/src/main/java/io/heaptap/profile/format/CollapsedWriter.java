@@ -44,8 +44,8 @@ final class CollapsedWriter implements ProfileWriter {
             if (sb.length() > 0) {
                 sb.append(';');
             }
-            // ';' separates frames and ' ' the count: neither may appear inside a name.
-            sb.append(f.functionName().replace(';', ':').replace(' ', '_'));
+            // ';' separates frames and ' ' the count: neither may appear inside a name, nor may a control character.
+            sb.append(TerminalText.escape(f.functionName().replace(';', ':').replace(' ', '_')));
         }
         return sb.toString();
     }

@@ -71,6 +71,17 @@ public final class JsonOutput {
         return this;
     }
 
+    /** A double that reads back exactly (non-finite ones as the strings "NaN", "Infinity", "-Infinity"). */
+    public JsonOutput exactValue(double value) {
+        if (!Double.isFinite(value)) {
+            return value(Double.toString(value));
+        }
+        comma();
+        sb.append(value);
+        needComma = true;
+        return this;
+    }
+
     public JsonOutput value(boolean value) {
         comma();
         sb.append(value);

@@ -16,7 +16,6 @@ import io.heaptap.profile.LiveStats;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +29,7 @@ final class TextReport implements ProfileWriter {
 
     @Override
     public void write(AllocationProfile profile, OutputStream out) throws IOException {
-        PrintWriter w = new PrintWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8));
+        PrintWriter w = new TerminalPrintWriter(out);  // names from the target are escaped in every printf
         CaptureInfo info = profile.info();
         Totals total = profile.totals();
 

@@ -2,6 +2,7 @@ package io.heaptap.profile.leak;
 
 import io.heaptap.profile.Frame;
 import io.heaptap.profile.HumanUnits;
+import io.heaptap.profile.format.TerminalText;
 
 import java.time.Duration;
 import java.util.List;
@@ -18,7 +19,7 @@ public final class LeakText {
         StringBuilder sb = new StringBuilder();
         header(sb, report.watch());
         long undecided = report.sites().stream().filter(s -> s.evidence().verdict() == Verdict.UNDECIDED).count();
-        sb.append(String.format(Locale.ROOT, "%d leak suspect%s, %d undecided, among %d sites (live = proven live: still referenced after"
+        sb.append(TerminalText.format(Locale.ROOT, "%d leak suspect%s, %d undecided, among %d sites (live = proven live: still referenced after"
                         + " a whole-heap marking; estimates are Poisson-weighted with 95%% intervals; ages are of sampled objects)%n%n",
                 report.suspects(), report.suspects() == 1 ? "" : "s", undecided, report.sites().size()));
         sb.append(table(report.top(rows), true));
@@ -26,14 +27,14 @@ public final class LeakText {
     }
 
     static void header(StringBuilder sb, LeakWatchInfo w) {
-        sb.append(String.format(Locale.ROOT, "heaptap leaks: pid %d, watched %s of %s, a snapshot every %s, %d snapshots, %d collections, interval %s%n",
+        sb.append(TerminalText.format(Locale.ROOT, "heaptap leaks: pid %d, watched %s of %s, a snapshot every %s, %d snapshots, %d collections, interval %s%n",
                 w.pid(), duration(w.elapsedMillis()), duration(w.durationMillis()), duration(w.everyMillis()), w.snapshots(),
                 w.gcs(), HumanUnits.formatBytes(w.intervalBytes())));
-        sb.append(String.format(Locale.ROOT, "whole-heap markings: %d in the watch%s%s%n", w.markings(),
+        sb.append(TerminalText.format(Locale.ROOT, "whole-heap markings: %d in the watch%s%s%n", w.markings(),
                 w.lastMarkingAt() == null ? ", none since tracking began" : ", the last completed at " + w.lastMarkingAt(),
                 w.markingLimitation().isEmpty() ? "" : " (" + w.markingLimitation() + ")"));
         if (w.gcForced()) {
-            sb.append(String.format(Locale.ROOT, "forced full collections (--gc): %d, the application paused %s at most, %s the last%n",
+            sb.append(TerminalText.format(Locale.ROOT, "forced full collections (--gc): %d, the application paused %s at most, %s the last%n",
                     w.pausesMillis().size(), duration(w.maxPauseMillis()),
                     w.pausesMillis().isEmpty() ? "-" : duration(w.pausesMillis().get(w.pausesMillis().size() - 1))));
         } else if (w.markings() == 0 && w.snapshots() > 0) {
@@ -46,30 +47,30 @@ public final class LeakText {
         }
         sb.append(System.lineSeparator());
         if (w.sitesLeftOut() > 0) {
-            sb.append(String.format(Locale.ROOT, "sites left out: %d (the watch follows at most %d)%n", w.sitesLeftOut(),
+            sb.append(TerminalText.format(Locale.ROOT, "sites left out: %d (the watch follows at most %d)%n", w.sitesLeftOut(),
                     LeakHistory.DEFAULT_MAX_SITES));
         }
         for (String warning : w.warnings()) {
-            sb.append("warning: ").append(warning).append(System.lineSeparator());
+            sb.append("warning: ").append(TerminalText.escape(warning)).append(System.lineSeparator());
         }
     }
 
     /** The table alone; {@code details} adds the frames and the reason under each row. */
     public static String table(List<LeakReport.RankedSite> sites, boolean details) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%4s  %-13s %5s %27s %11s %13s %9s %9s %5s  %s%n", "rank", "verdict", "conf",
+        sb.append(TerminalText.format(Locale.ROOT, "%4s  %-13s %5s %27s %11s %13s %9s %9s %5s  %s%n", "rank", "verdict", "conf",
                 "proven live [95%]", "unexamined", "growth/min", "oldest", "median", "GCs", "type / allocated at"));
         for (LeakReport.RankedSite s : sites) {
             LeakEvidence e = s.evidence();
-            sb.append(String.format(Locale.ROOT, "%4d  %-13s %4.0f%% %27s %11s %13s %9s %9s %5d  %s%n", s.rank(), e.verdict().label(),
+            sb.append(TerminalText.format(Locale.ROOT, "%4d  %-13s %4.0f%% %27s %11s %13s %9s %9s %5d  %s%n", s.rank(), e.verdict().label(),
                     100 * e.confidence(), interval(e), HumanUnits.formatBytes(e.unexaminedBytes()), signed(e.bytesPerMinute()),
                     duration(e.maxAgeMillis()), duration(e.medianAgeMillis()), e.medianGcs(), e.site().type()));
             if (details) {
                 List<Frame> stack = e.site().stack();
                 for (int i = 0; i < Math.min(FRAMES, stack.size()); i++) {
-                    sb.append(" ".repeat(106)).append("at ").append(stack.get(i).displayName()).append(System.lineSeparator());
+                    sb.append(" ".repeat(106)).append("at ").append(TerminalText.escape(stack.get(i).displayName())).append(System.lineSeparator());
                 }
-                sb.append("        ").append(e.reason()).append(System.lineSeparator());
+                sb.append("        ").append(TerminalText.escape(e.reason())).append(System.lineSeparator());
             }
         }
         return sb.toString();

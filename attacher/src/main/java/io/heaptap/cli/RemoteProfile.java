@@ -1,0 +1,82 @@
+package io.heaptap.cli;
+
+import io.heaptap.jmx.HeaptapMXBean;
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.LiveFilter;
+import io.heaptap.session.RawDump;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * A profile fetched from the target undecoded ({@link RawDump}) in chunks over JMX, and decoded
+ * here: the target's heap holds one chunk at a time and never builds the profile or its format,
+ * whatever its size. The CLI's heap holds the profile instead.
+ */
+final class RemoteProfile {
+    static final int CHUNK_BYTES = 256 * 1024;
+
+    private RemoteProfile() {
+    }
+
+    static AllocationProfile fetch(HeaptapMXBean heaptap, LiveFilter filter, boolean gc) throws IOException {
+        String id = heaptap.openRawDump(gc);
+        try {
+            return RawDump.read(new Chunks(heaptap, id), filter);
+        } finally {
+            try {
+                heaptap.closeRawDump(id);
+            } catch (RuntimeException gone) {
+                // the target exited (its memory went with it) or the dump expired; the read said so if it mattered
+            }
+        }
+    }
+
+    /** The raw dump as a stream, fetching the next chunk when the last one is used up. */
+    private static final class Chunks extends InputStream {
+        private final HeaptapMXBean heaptap;
+        private final String id;
+        private byte[] chunk = new byte[0];
+        private int position;
+        private long offset;
+        private boolean end;
+
+        Chunks(HeaptapMXBean heaptap, String id) {
+            this.heaptap = heaptap;
+            this.id = id;
+        }
+
+        @Override
+        public int read() {
+            return fill() ? chunk[position++] & 0xFF : -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            if (len == 0) {
+                return 0;
+            }
+            if (!fill()) {
+                return -1;
+            }
+            int n = Math.min(len, chunk.length - position);
+            System.arraycopy(chunk, position, b, off, n);
+            position += n;
+            return n;
+        }
+
+        private boolean fill() {
+            if (position < chunk.length) {
+                return true;
+            }
+            if (end) {
+                return false;
+            }
+            chunk = heaptap.readRawDump(id, offset, CHUNK_BYTES);
+            offset += chunk.length;
+            position = 0;
+            end = chunk.length == 0;
+            return !end;
+        }
+    }
+}

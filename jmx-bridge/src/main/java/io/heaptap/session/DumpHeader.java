@@ -1,0 +1,35 @@
+package io.heaptap.session;
+
+import io.heaptap.nativeagent.LiveProof;
+import io.heaptap.nativeagent.NativeSnapshot;
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.CaptureInfo;
+import io.heaptap.profile.GcCost;
+import io.heaptap.profile.TargetInfo;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What the Controller knows about a capture that the native snapshot does not: the JVM, the
+ * capture's window, warnings, its GC cost, and the proof its live set is judged by. A profile is
+ * this plus a decoded snapshot ({@link #profile}), in the target and in the CLI alike. It travels
+ * to the CLI as JSON through {@link io.heaptap.profile.format.RecordJson} ({@link RawDump}): a
+ * component added here needs no code of its own to get there.
+ *
+ * @param proof what the live set is judged against (read in the target before the snapshot, with the
+ *              heap in use around it): which tracked objects a completed whole-heap marking examined
+ */
+public record DumpHeader(TargetInfo target, Instant startedAt, long durationNanos, List<String> warnings, GcCost gc,
+                         LiveProof proof) {
+    public DumpHeader {
+        warnings = List.copyOf(warnings);
+        proof = proof == null ? LiveProof.NONE : proof;
+    }
+
+    public AllocationProfile profile(NativeSnapshot snapshot) {
+        CaptureInfo info = new CaptureInfo(target, startedAt, durationNanos, snapshot.intervalBytes(), snapshot.stackDepth(),
+                snapshot.samples(), snapshot.drops(), warnings, gc);
+        return new AllocationProfile(info, snapshot.live(), snapshot.sites());
+    }
+}

@@ -1,0 +1,96 @@
+package io.heaptap.session;
+
+import io.heaptap.nativeagent.RawSnapshot;
+
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The raw dumps clients are reading ({@link RawDump}): each is a native snapshot plus its header,
+ * read in chunks of at most {@link #MAX_CHUNK_BYTES} and closed by the client, or after a minute
+ * without reads (a client that died). The agent holds a few snapshots at most, in native memory.
+ */
+final class RawDumps {
+    static final int MAX_CHUNK_BYTES = 256 * 1024;
+    static final long IDLE_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    private static final class Open {
+        final byte[] prefix;
+        final RawSnapshot snapshot;
+        long lastUse = System.nanoTime();
+
+        Open(byte[] prefix, RawSnapshot snapshot) {
+            this.prefix = prefix;
+            this.snapshot = snapshot;
+        }
+    }
+
+    private final SecureRandom random = new SecureRandom();
+    private final Map<String, Open> open = new HashMap<>();
+
+    synchronized String open(byte[] prefix, RawSnapshot snapshot) {
+        byte[] id = new byte[12];
+        random.nextBytes(id);
+        String name = HexFormat.of().formatHex(id);
+        open.put(name, new Open(prefix, snapshot));
+        return name;
+    }
+
+    synchronized boolean isEmpty() {
+        return open.isEmpty();
+    }
+
+    /** Up to {@code maxBytes} (at most {@link #MAX_CHUNK_BYTES}) from {@code offset}; empty at the end. */
+    synchronized byte[] read(String id, long offset, int maxBytes) throws IOException {
+        Open dump = open.get(id);
+        if (dump == null) {
+            throw new IllegalArgumentException("no raw dump '" + id + "' is open: it was closed, idle for a minute, or reset");
+        }
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset must not be negative, not " + offset);
+        }
+        dump.lastUse = System.nanoTime();
+        int max = Math.max(1, Math.min(MAX_CHUNK_BYTES, maxBytes));
+        if (offset < dump.prefix.length) {
+            int n = (int) Math.min(max, dump.prefix.length - offset);
+            byte[] chunk = new byte[n];
+            System.arraycopy(dump.prefix, (int) offset, chunk, 0, n);
+            return chunk;
+        }
+        long at = offset - dump.prefix.length;
+        byte[] chunk = new byte[(int) Math.max(0, Math.min(max, dump.snapshot.size() - at))];
+        if (chunk.length > 0) {
+            dump.snapshot.read(at, chunk);
+        }
+        return chunk;
+    }
+
+    synchronized void close(String id) {
+        Open dump = open.remove(id);
+        if (dump != null) {
+            dump.snapshot.close();
+        }
+    }
+
+    /** Closes the dumps nobody has read for a minute. */
+    synchronized void closeIdle() {
+        long now = System.nanoTime();
+        for (Iterator<Open> it = open.values().iterator(); it.hasNext(); ) {
+            Open dump = it.next();
+            if (now - dump.lastUse > IDLE_NANOS) {
+                dump.snapshot.close();
+                it.remove();
+            }
+        }
+    }
+
+    synchronized void closeAll() {
+        open.values().forEach(d -> d.snapshot.close());
+        open.clear();
+    }
+}

@@ -1,0 +1,105 @@
+package io.heaptap.session;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.heaptap.nativeagent.LiveProof;
+import io.heaptap.nativeagent.NativeAgent;
+import io.heaptap.nativeagent.TableSizes;
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.TargetInfo;
+import io.heaptap.profile.format.ProfileFormat;
+import io.heaptap.profile.format.ProfileWriter;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The estimates that admit or refuse a dump in the target, against what decoding and encoding
+ * really hold: a decoded profile measured on the heap after collections, and each format's output,
+ * which an encoding holds at least twice (its growing buffer and the final copy). An estimate
+ * below these would let a dump take more of the application's heap than heaptap's budget.
+ */
+class DumpCostTest {
+    static volatile Object sink;
+
+    @Test
+    void estimatesCoverWhatDecodingAndEncodingHold() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        for (int levels : new int[] {6, 12}) {
+            agent.start(1024, Duration.ofMinutes(1), 64, 65_536, 8192, 0, 2);
+            for (int round = 0; round < 4; round++) {
+                for (int path = 0; path < 1 << levels; path++) {
+                    walk(path, levels);
+                }
+            }
+            agent.stop();
+            TableSizes sizes = agent.tableSizes();
+            long before = usedAfterGc();
+            AllocationProfile profile = new DumpHeader(new TargetInfo(1, "17", "vm", "main"), Instant.now(), 1, List.of(), null,
+                    LiveProof.NONE).profile(agent.snapshot(LiveFilter.NONE, LiveProof.NONE));
+            long decoded = usedAfterGc() - before;
+            assertTrue(DumpCost.decode(sizes) >= decoded, levels + " levels: decode estimate " + DumpCost.decode(sizes)
+                    + " < " + decoded + " held, " + sizes);
+            for (ProfileFormat format : ProfileFormat.values()) {
+                long output = ProfileWriter.toBytes(profile, format).length;
+                long estimate = DumpCost.decodeAndEncode(sizes, format);
+                assertTrue(estimate >= decoded + 2 * output, levels + " levels, " + format + ": estimate " + estimate
+                        + " < " + decoded + " + 2 x " + output);
+            }
+            sink = profile;
+            agent.clear();
+        }
+    }
+
+    /** A typical capture (a few hundred sites) must fit a modest budget, or the target would refuse every dump. */
+    @Test
+    void aTypicalProfileFitsTheBudgetOfA256MiBHeap() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        agent.start(16 * 1024, Duration.ofMinutes(1), 64, 65_536, 65_536, 0, 2);
+        for (int round = 0; round < 64; round++) {
+            for (int path = 0; path < 1 << 8; path++) {
+                walk(path, 8);
+            }
+        }
+        agent.stop();
+        TableSizes sizes = agent.tableSizes();
+        agent.clear();
+        for (ProfileFormat format : ProfileFormat.values()) {
+            assertTrue(DumpCost.decodeAndEncode(sizes, format) < HeapBudget.bytesFor(256L << 20),
+                    format + ": " + DumpCost.decodeAndEncode(sizes, format) + " for " + sizes);
+        }
+    }
+
+    static long usedAfterGc() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        Runtime r = Runtime.getRuntime();
+        return r.totalMemory() - r.freeMemory();
+    }
+
+    /** 2^level distinct call paths down to a few allocations. */
+    static void walk(int bits, int level) {
+        if (level == 0) {
+            for (int i = 0; i < 8; i++) {
+                sink = new byte[64];
+            }
+        } else if ((bits & 1) == 0) {
+            left(bits >>> 1, level - 1);
+        } else {
+            right(bits >>> 1, level - 1);
+        }
+    }
+
+    static void left(int bits, int level) {
+        walk(bits, level);
+    }
+
+    static void right(int bits, int level) {
+        walk(bits, level);
+    }
+}

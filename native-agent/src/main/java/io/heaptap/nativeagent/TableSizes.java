@@ -1,0 +1,24 @@
+package io.heaptap.nativeagent;
+
+/**
+ * How big the agent's tables are now: what a dump's cost on the Java heap is estimated from
+ * before anything is decoded (sampler.h, kTableSizes).
+ *
+ * @param classes         allocated class names
+ * @param classBytes      their total length
+ * @param methods         resolved methods
+ * @param methodNameBytes their class signatures, names and source files, in all
+ * @param lineEntries     their line-table entries, in all
+ * @param frames          distinct (method, position) frames
+ * @param stacks          distinct stacks
+ * @param stackFrames     frames of all stacks together
+ * @param sites           (stack, class) sites
+ * @param weakRefs        tracked objects (and weak references waiting to be deleted)
+ */
+public record TableSizes(long classes, long classBytes, long methods, long methodNameBytes, long lineEntries, long frames,
+                         long stacks, long stackFrames, long sites, long weakRefs) {
+
+    static TableSizes of(long[] s) {
+        return new TableSizes(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9]);
+    }
+}
