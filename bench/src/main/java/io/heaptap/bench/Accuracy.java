@@ -152,9 +152,10 @@ final class Accuracy {
                 Map<String, Object> site = (Map<String, Object>) o;
                 String name = siteOf((List<Object>) site.get("stack"));
                 if (name != null) {
-                    add(allocated, name, HEAPTAP, (Double) site.get("estimatedBytes"));
-                    if (site.get("live") instanceof Map<?, ?> l) {
-                        add(live, name, HEAPTAP, (Double) l.get("estimatedBytes"));
+                    add(allocated, name, HEAPTAP, ((Number) site.get("estimatedBytes")).doubleValue());
+                    // After dump --gc everything allocated before the collection is examined: the proven part is the estimate.
+                    if (site.get("live") instanceof Map<?, ?> l && l.get("proven") instanceof Map<?, ?> proven) {
+                        add(live, name, HEAPTAP, ((Number) proven.get("estimatedBytes")).doubleValue());
                     }
                 }
             }
