@@ -29,16 +29,19 @@ import org.junit.jupiter.params.provider.ValueSource;
  *
  * <p>Tolerance: at the 16 KiB interval each 80 MiB set yields ~5,100 samples (~3,300 for the
  * 16 KiB arrays, each sampled with probability 0.63). With the large budget nothing is thinned and
- * the relative standard deviation per site is at most ~1.8%. The 16,384-entry budget cannot hold
- * the ~13,000 retained samples next to the garbage, so it is thinned repeatedly; the test checks
- * that at least 700 objects per site stay tracked, which keeps the deviation under 3.75%, so 15%
- * is over 4 sigma in both runs.
+ * the relative standard deviation per site is at most ~1.8%. The 8,192-entry budget cannot hold
+ * the ~13,100 retained samples (~4,900 + 4,900 + 3,250), so it is thinned at least once whatever the
+ * garbage does; a second thinning depends on how much churn the young generation holds between
+ * collections, which G1 sizes by load (a 16,384 budget thinned once or twice from run to run). The
+ * keep probability cannot fall below 1/4 (that would take ~800 MB of uncollected churn in a 1 GiB
+ * heap), so ~800 of the 16 KiB arrays stay tracked; the test checks at least 700 objects per site,
+ * which keeps the deviation under 3.75%, so 15% is over 4 sigma in both runs.
  */
 class LiveIT {
     static final double TOLERANCE = 0.15;
 
     @ParameterizedTest
-    @ValueSource(ints = {1 << 20, 16384})
+    @ValueSource(ints = {1 << 20, 8192})
     void liveBytesPerRetainedSiteMatchTheTruthAndGarbageIsNotLive(int budget) throws Exception {
         JsonNode profile;
         JsonNode young;
@@ -95,7 +98,7 @@ class LiveIT {
         System.out.println(text);
 
         if (budget < 65536) {
-            assertTrue(live.get("thinnings").asLong() >= 2, "the small budget must force several thinnings\n" + text);
+            assertTrue(live.get("thinnings").asLong() >= 1, "the retained samples alone overflow the small budget\n" + text);
         } else {
             assertEquals(0, live.get("thinnings").asLong(), "the large budget holds every sample\n" + text);
         }
