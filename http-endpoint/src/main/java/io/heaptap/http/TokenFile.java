@@ -1,6 +1,7 @@
-package io.heaptap.session;
+package io.heaptap.http;
 
 import io.heaptap.profile.format.AtomicFile;
+import io.heaptap.session.DumpDirectory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.heaptap.agent;
 
 import io.heaptap.session.ServeOptions;
-import io.heaptap.session.TokenFile;
+import io.heaptap.http.TokenFile;
 
 import java.nio.file.Path;
 import java.util.Optional;

@@ -1,6 +1,6 @@
-package io.heaptap.cli;
+package io.heaptap.exit;
 
-/** heaptap's exit codes; the README lists them ("Exit codes"). */
+/** heaptap's exit codes (the README lists them); the attach client and the CLI both end with one. */
 public enum ExitCode {
     OK(0),
     /** A bug in heaptap: please report it. */

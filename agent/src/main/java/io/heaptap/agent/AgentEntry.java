@@ -1,6 +1,6 @@
 package io.heaptap.agent;
 
-import io.heaptap.cli.Version;
+import io.heaptap.session.Version;
 import io.heaptap.http.HttpEndpoint;
 import io.heaptap.jmx.HeaptapNotifications;
 import io.heaptap.jmx.MBeanRegistration;

@@ -1,10 +1,10 @@
-package io.heaptap.cli;
+package io.heaptap.session;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
 
-/** heaptap's version, from the build. */
+/** heaptap's version, from the build: the same for the CLI and the agent in a target. */
 public final class Version {
     private Version() {
     }

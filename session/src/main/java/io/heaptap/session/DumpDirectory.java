@@ -95,8 +95,11 @@ public final class DumpDirectory {
         return name;
     }
 
-    /** The folder, created owner-only when missing; refused when it is not safely this JVM user's own. */
-    synchronized Path ensureSafe() throws IOException {
+    /**
+     * The folder, created owner-only when missing; refused when it is not safely this JVM user's own.
+     * Public for the HTTP endpoint's generated token file, which lives here too.
+     */
+    public synchronized Path ensureSafe() throws IOException {
         boolean posix = root.getFileSystem().supportedFileAttributeViews().contains("posix");
         if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
             try {

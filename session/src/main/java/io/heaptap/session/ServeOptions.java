@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  *
  * @param bind        the address to bind: an IP literal or {@code localhost}; no name lookups
  * @param port        the TCP port, 0 for any free one
- * @param token       the token every request must carry, or null: the target then makes one ({@link TokenFile#generate})
+ * @param token       the token every request must carry, or null: the target then makes one (the HTTP endpoint's TokenFile.generate)
  * @param allowOrigin the one origin CORS allows (e.g. {@code https://grafana.example}), or null: CORS off
  */
 public record ServeOptions(String bind, int port, String token, String allowOrigin) {

@@ -1,4 +1,4 @@
-package io.heaptap.cli;
+package io.heaptap.exit;
 
 /** An error for the user: printed as one line, the process exits with its code. */
 public final class HeaptapException extends RuntimeException {

@@ -2,7 +2,6 @@ package io.heaptap.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,7 +14,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The dump directory on a real file system: names, a foreign folder, the bound, the generated token file. */
+/** The dump directory on a real file system: names, a foreign folder, the bound. */
 class DumpDirectoryTest {
     @TempDir
     Path tmp;
@@ -59,19 +58,6 @@ class DumpDirectoryTest {
         String why = message(() -> d.write("x.txt", new byte[1]));
         assertTrue(why.contains("open to other users"), "issue #15: a 0777 folder was used as it is: " + why);
         assertFalse(Files.exists(open.resolve("x.txt")));
-    }
-
-    @Test
-    void theGeneratedTokenIsOwnerOnlyRandomAndReadable() throws Exception {
-        DumpDirectory d = new DumpDirectory(tmp.resolve("dumps"));
-        TokenFile.Generated first = TokenFile.generate(d);
-        TokenFile.Generated second = TokenFile.generate(d);
-        assertEquals(first.file(), second.file());
-        assertNotEquals(first.token(), second.token());
-        assertTrue(first.token().matches("[0-9a-f]{64}"), "256 random bits");
-        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(second.file())));
-        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(d.root())));
-        assertEquals(second.token(), TokenFile.read(second.file()));
     }
 
     private static String message(org.junit.jupiter.api.function.Executable e) {
