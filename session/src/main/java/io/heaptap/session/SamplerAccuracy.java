@@ -20,6 +20,6 @@ public final class SamplerAccuracy {
             return Optional.empty();
         }
         return Optional.of("JDK " + javaFeatureVersion + "'s heap sampler is biased per site (fixed in JDK 25 by JDK-8356372): "
-                + "treat per-site estimates as approximate; see the README, 'Accuracy by JDK'");
+                + "treat per-site estimates as approximate; see heaptap's docs/accuracy.md");
     }
 }
