@@ -6,6 +6,7 @@ import io.heaptap.nativeagent.LiveProof;
 import io.heaptap.nativeagent.NativeSnapshot;
 import io.heaptap.nativeagent.PathSearch;
 import io.heaptap.nativeagent.RawSnapshot;
+import io.heaptap.nativeagent.Sampler;
 import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
@@ -47,7 +48,7 @@ import java.util.function.Predicate;
 public final class Controller {
     private static final long RECENT_NANOS = TimeUnit.SECONDS.toNanos(1);
     static final int MAX_CLIENT_CHARS = 200;
-    private final NativeAgent agent;
+    private final Sampler agent;
     private final LiveTracker liveTracker;
     private final String nativeError;
     private final ScheduledExecutorService timer;
@@ -80,17 +81,22 @@ public final class Controller {
     }
 
     public Controller(DumpDirectory dumpDirectory) {
+        this(dumpDirectory, NativeAgentOrError.load());
+    }
+
+    private Controller(DumpDirectory dumpDirectory, NativeAgentOrError loaded) {
+        this(dumpDirectory, loaded.agent(), loaded.error());
+    }
+
+    /**
+     * @param sampler     the allocation sampler (the native agent; a fake in unit tests), or null
+     * @param nativeError why there is no sampler (every capture is then refused with it), or null
+     */
+    Controller(DumpDirectory dumpDirectory, Sampler sampler, String nativeError) {
         this.dumpDirectory = dumpDirectory;
-        NativeAgent loaded = null;
-        String error = null;
-        try {
-            loaded = NativeAgent.get();
-        } catch (NativeAgentException e) {
-            error = e.getMessage();
-        }
-        this.agent = loaded;
-        this.liveTracker = loaded == null ? null : new LiveTracker(loaded);
-        this.nativeError = error;
+        this.agent = sampler;
+        this.liveTracker = sampler == null ? null : new LiveTracker(sampler);
+        this.nativeError = nativeError;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(NativeAgent.heaptapThread(r), "heaptap-timer");
             t.setDaemon(true);
@@ -105,7 +111,7 @@ public final class Controller {
 
     /** Starts a capture and returns the status it started with (its {@code startedAt} names it). */
     public synchronized SessionStatus start(CaptureOptions requested, String client) {
-        NativeAgent native_ = requireAgent();
+        Sampler native_ = requireAgent();
         if (state == SessionState.RECORDING) {
             throw new SessionConflictException("a capture is already running: started by " + startedBy + " at " + startedAt
                     + ", ends at " + startedAt.plus(options.duration()) + "; stop it first or wait");
@@ -373,7 +379,7 @@ public final class Controller {
      * it is proven live. <b>Pauses the application.</b>
      */
     synchronized long forceFullGc() {
-        NativeAgent native_ = requireAgent();
+        Sampler native_ = requireAgent();
         liveTracker.markings().beginForced();
         long began = System.nanoTime();
         if (!native_.forceGc()) {
@@ -514,10 +520,21 @@ public final class Controller {
         }
     }
 
-    private NativeAgent requireAgent() {
+    private Sampler requireAgent() {
         if (agent == null) {
             throw new AgentUnavailableException("heaptap's native agent is unavailable in this JVM: " + nativeError);
         }
         return agent;
+    }
+
+    /** The JVM's native agent, or why it cannot be had. */
+    private record NativeAgentOrError(Sampler agent, String error) {
+        static NativeAgentOrError load() {
+            try {
+                return new NativeAgentOrError(NativeAgent.get(), null);
+            } catch (NativeAgentException e) {
+                return new NativeAgentOrError(null, e.getMessage());
+            }
+        }
     }
 }

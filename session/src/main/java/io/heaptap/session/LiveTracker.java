@@ -3,6 +3,7 @@ package io.heaptap.session;
 import com.sun.management.GarbageCollectionNotificationInfo;
 
 import io.heaptap.nativeagent.NativeAgent;
+import io.heaptap.nativeagent.Sampler;
 import io.heaptap.profile.CollectorCost;
 
 import java.lang.management.GarbageCollectorMXBean;
@@ -28,13 +29,13 @@ final class LiveTracker implements NotificationListener {
     /** Also clean now and then without a GC, so thinned entries' references do not wait long. */
     static final long IDLE_CLEAN_MILLIS = 1000;
 
-    private final NativeAgent agent;
+    private final Sampler agent;
     private final Semaphore collections = new Semaphore(0);
     private final List<NotificationEmitter> emitters = new ArrayList<>();
     private Thread thread;
     private volatile MarkingClock markings = new MarkingClock();
 
-    LiveTracker(NativeAgent agent) {
+    LiveTracker(Sampler agent) {
         this.agent = agent;
     }
 
