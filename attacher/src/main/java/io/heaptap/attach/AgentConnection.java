@@ -5,16 +5,17 @@ import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 
-import io.heaptap.cli.ExitCode;
-import io.heaptap.cli.HeaptapException;
+import io.heaptap.exit.ExitCode;
+import io.heaptap.exit.HeaptapException;
 import io.heaptap.http.HttpEndpoint;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.jmx.MBeanRegistration;
+import io.heaptap.launcher.AgentLauncher;
+import io.heaptap.launcher.HeaptapJar;
 import io.heaptap.nativeagent.NativeAgentException;
 import io.heaptap.nativeagent.NativeLibrary;
 
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
@@ -35,8 +36,6 @@ public final class AgentConnection implements AutoCloseable {
     public static final int MIN_TARGET_FEATURE = 17;
     /** How long a target whose connection broke may take to be gone before heaptap calls it exited. */
     static final Duration EXIT_GRACE = Duration.ofSeconds(5);
-    /** Where the launcher in the target leaves why heaptap did not start (AgentLauncher.ERROR_PROPERTY). */
-    private static final String AGENT_ERROR_PROPERTY = "heaptap.agent.error";
 
     private final Target target;
     private final JMXConnector connector;
@@ -68,7 +67,7 @@ public final class AgentConnection implements AutoCloseable {
                 }
                 loadAgent(vm, target, "");
                 if (!server.isRegistered(MBeanRegistration.objectName())) {
-                    String error = vm.getSystemProperties().getProperty(AGENT_ERROR_PROPERTY);
+                    String error = vm.getSystemProperties().getProperty(AgentLauncher.ERROR_PROPERTY);
                     connector.close();
                     throw new MBeanRefusedException("pid " + target.pid() + " did not register heaptap's MBean"
                             + (error == null ? "" : ": " + error));
@@ -159,7 +158,7 @@ public final class AgentConnection implements AutoCloseable {
             Properties props = vm.getSystemProperties();
             String url = props.getProperty(HttpEndpoint.URL_PROPERTY);
             if (url == null) {
-                String error = props.getProperty(AGENT_ERROR_PROPERTY);
+                String error = props.getProperty(AgentLauncher.ERROR_PROPERTY);
                 throw new HeaptapException(ExitCode.REFUSED, "pid " + target.pid() + " could not serve"
                         + (error == null ? "" : ": " + error));
             }
@@ -171,14 +170,9 @@ public final class AgentConnection implements AutoCloseable {
         }
     }
 
-    /** heaptap.jar itself: the private class loader gives our classes its location. */
+    /** heaptap.jar itself (the CLI's class loader sees the launcher's classes). */
     public static Path heaptapJar() {
-        try {
-            return Path.of(AgentConnection.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                    .toAbsolutePath();
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return HeaptapJar.path().toAbsolutePath();
     }
 
     static int featureOf(String specVersion) {

@@ -3,8 +3,8 @@ package io.heaptap.attach;
 import com.sun.tools.attach.VirtualMachine;
 import com.sun.tools.attach.VirtualMachineDescriptor;
 
-import io.heaptap.cli.ExitCode;
-import io.heaptap.cli.HeaptapException;
+import io.heaptap.exit.ExitCode;
+import io.heaptap.exit.HeaptapException;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -2,6 +2,8 @@ package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
 import io.heaptap.attach.Target;
+import io.heaptap.exit.ExitCode;
+import io.heaptap.exit.HeaptapException;
 import io.heaptap.session.CaptureOptions;
 
 import java.io.BufferedReader;

@@ -1,6 +1,8 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.exit.ExitCode;
+import io.heaptap.exit.HeaptapException;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.jmx.LeakRow;
 import io.heaptap.profile.HumanUnits;

@@ -2,6 +2,7 @@ package io.heaptap.cli;
 
 import io.heaptap.attach.TargetResolver;
 import io.heaptap.attach.TargetResolver.ListedJvm;
+import io.heaptap.exit.ExitCode;
 
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -1,6 +1,9 @@
 package io.heaptap.cli;
 
+import io.heaptap.exit.ExitCode;
+import io.heaptap.exit.HeaptapException;
 import io.heaptap.profile.format.TerminalText;
+import io.heaptap.session.Version;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,5 +1,7 @@
 package io.heaptap.cli;
 
+import io.heaptap.exit.ExitCode;
+import io.heaptap.exit.HeaptapException;
 import io.heaptap.profile.format.ProfileFormat;
 
 import java.io.BufferedOutputStream;

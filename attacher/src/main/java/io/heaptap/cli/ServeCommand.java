@@ -3,9 +3,11 @@ package io.heaptap.cli;
 import io.heaptap.attach.AgentConnection;
 import io.heaptap.attach.MBeanRefusedException;
 import io.heaptap.attach.Target;
+import io.heaptap.exit.ExitCode;
+import io.heaptap.exit.HeaptapException;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.session.ServeOptions;
-import io.heaptap.session.TokenFile;
+import io.heaptap.http.TokenFile;
 
 import java.io.IOException;
 import java.nio.file.Files;

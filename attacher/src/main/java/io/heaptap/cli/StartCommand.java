@@ -1,6 +1,7 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.exit.ExitCode;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.session.CaptureOptions;
 

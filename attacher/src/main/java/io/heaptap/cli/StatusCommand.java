@@ -1,6 +1,7 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.exit.ExitCode;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.profile.HumanUnits;
 

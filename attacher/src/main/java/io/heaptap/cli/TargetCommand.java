@@ -4,6 +4,8 @@ import io.heaptap.attach.AgentConnection;
 import io.heaptap.attach.MBeanRefusedException;
 import io.heaptap.attach.Target;
 import io.heaptap.attach.TargetResolver;
+import io.heaptap.exit.ExitCode;
+import io.heaptap.exit.HeaptapException;
 
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.concurrent.Callable;

@@ -9,7 +9,6 @@ import io.heaptap.http.web.WebPageRoutes;
 import io.heaptap.session.Controller;
 import io.heaptap.session.HttpServing;
 import io.heaptap.session.ServeOptions;
-import io.heaptap.session.TokenFile;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Tolerance: each site gets at least ~2,000 expected samples at the 512 KiB interval, so the
  * relative standard deviation of its estimate is at most ~2.3% and 10% is more than 4 sigma.
  * JDK 25 must meet it. Before JDK 25 HotSpot's sampler is biased (JDK-8356372); there the test
- * measures and reports the error (README, "Accuracy by JDK") and checks the warning is given.
+ * measures and reports the error (docs/accuracy.md) and checks the warning is given.
  */
 class AccuracyIT {
     static final double TOLERANCE = 0.10;

@@ -6,6 +6,7 @@ import io.heaptap.profile.Drops;
 import io.heaptap.profile.GcCost;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveStats;
+import io.heaptap.profile.TopSites;
 import io.heaptap.profile.format.GcText;
 import io.heaptap.profile.format.LiveSummary;
 import io.heaptap.profile.format.ProfileFormat;
@@ -351,11 +352,9 @@ final class HeaptapBean implements HeaptapMXBean {
         if (p == null) {
             return rows;
         }
-        double total = p.totals().estimatedBytes();
-        List<AllocationSite> sites = p.sitesByBytes();
-        for (int i = 0; i < Math.min(n, sites.size()); i++) {
-            AllocationSite s = sites.get(i);
-            rows.add(new AllocationRow(i + 1, s.type(), s.allocatedAt(), s.estimatedBytes(), total > 0 ? 100 * s.estimatedBytes() / total : 0,
+        for (TopSites.Row row : TopSites.byAllocatedBytes(p, n)) {
+            AllocationSite s = row.site();
+            rows.add(new AllocationRow(row.rank(), s.type(), s.allocatedAt(), s.estimatedBytes(), row.percent(),
                     s.estimatedObjects(), s.samples()));
         }
         return rows;
@@ -368,12 +367,11 @@ final class HeaptapBean implements HeaptapMXBean {
         if (p == null) {
             return rows;
         }
-        List<AllocationSite> sites = p.sitesByLiveBytes();
-        for (int i = 0; i < Math.min(n, sites.size()); i++) {
-            AllocationSite s = sites.get(i);
+        for (TopSites.Row row : TopSites.byLiveBytes(p, n)) {
+            AllocationSite s = row.site();
             LiveStats l = s.live();
-            rows.add(new LiveRow(i + 1, s.type(), s.allocatedAt(), l.proven().bytes().value(), l.proven().bytes().lower(),
-                    l.proven().bytes().upper(), l.unexamined().bytes().value() + l.heldUnexamined().bytes().value(),
+            rows.add(new LiveRow(row.rank(), s.type(), s.allocatedAt(), l.proven().bytes().value(), l.proven().bytes().lower(),
+                    l.proven().bytes().upper(), row.unexaminedBytes(),
                     l.proven().objects().value(), l.tracked(),
                     l.medianAge().toMillis(), l.maxAge().toMillis(), l.medianGcs()));
         }

@@ -4,11 +4,11 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 
 /** Where the running heaptap.jar is, found from the launcher's own code source. */
-final class HeaptapJar {
+public final class HeaptapJar {
     private HeaptapJar() {
     }
 
-    static Path path() {
+    public static Path path() {
         try {
             return Path.of(HeaptapJar.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException | RuntimeException e) {

@@ -10,7 +10,7 @@ import java.util.Objects;
  * The JNI facade of libheaptap.so: the only Java code that calls into the native agent. There is
  * one native sampler per JVM; the session owner (the Controller) serialises calls to it.
  */
-public final class NativeAgent {
+public final class NativeAgent implements Sampler {
     /** Snapshots the agent holds in native memory at once (snapshotBuffers.h). */
     public static final int MAX_OPEN_SNAPSHOTS = 4;
     private static NativeAgent instance;

@@ -3,9 +3,8 @@ package io.heaptap.http.api;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.LiveStats;
+import io.heaptap.profile.TopSites;
 import io.heaptap.profile.format.JsonOutput;
-
-import java.util.List;
 
 /**
  * The body of {@code GET /api/top}: the top sites by estimated allocated bytes ({@code kind=alloc})
@@ -31,18 +30,16 @@ final class TopJson {
     }
 
     private static void allocRows(JsonOutput json, AllocationProfile profile, int n) {
-        double total = profile.totals().estimatedBytes();
-        List<AllocationSite> sites = profile.sitesByBytes();
-        for (int i = 0; i < Math.min(n, sites.size()); i++) {
-            AllocationSite s = sites.get(i);
+        for (TopSites.Row row : TopSites.byAllocatedBytes(profile, n)) {
+            AllocationSite s = row.site();
             json.beginObject()
-                    .field("rank", i + 1)
+                    .field("rank", row.rank())
                     .field("type", s.type())
                     .field("frame", s.allocatedAt())
                     .field("estimatedBytes", s.estimatedBytes())
                     .field("estimatedBytesLow", s.allocatedBytes().lower())
                     .field("estimatedBytesHigh", s.allocatedBytes().upper())
-                    .field("percent", total > 0 ? 100 * s.estimatedBytes() / total : 0)
+                    .field("percent", row.percent())
                     .field("estimatedObjects", s.estimatedObjects())
                     .field("samples", s.samples())
                     .endObject();
@@ -50,19 +47,18 @@ final class TopJson {
     }
 
     private static void liveRows(JsonOutput json, AllocationProfile profile, int n) {
-        List<AllocationSite> sites = profile.sitesByLiveBytes();
-        for (int i = 0; i < Math.min(n, sites.size()); i++) {
-            AllocationSite s = sites.get(i);
+        for (TopSites.Row row : TopSites.byLiveBytes(profile, n)) {
+            AllocationSite s = row.site();
             LiveStats l = s.live();
             json.beginObject()
-                    .field("rank", i + 1)
+                    .field("rank", row.rank())
                     .field("type", s.type())
                     .field("frame", s.allocatedAt())
                     .field("estimatedBytes", l.proven().bytes().value())
                     .field("estimatedBytesLow", l.proven().bytes().lower())
                     .field("estimatedBytesHigh", l.proven().bytes().upper())
                     .field("estimatedObjects", l.proven().objects().value())
-                    .field("unexaminedBytes", l.unexamined().bytes().value() + l.heldUnexamined().bytes().value())
+                    .field("unexaminedBytes", row.unexaminedBytes())
                     .field("impossible", profile.isImpossible(l))
                     .field("trackedObjects", l.tracked())
                     .field("medianAgeMillis", l.medianAge().toMillis())

@@ -26,7 +26,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The JSON document for scripts; its schema is documented in the README ("JSON schema") and its
+ * The JSON document for scripts; its schema is docs/schema/profile.schema.json (checked by JsonSchemaTest) and its
  * field names are stable. Every figure says in its name whether it is a raw count
  * ({@code samples}) or an estimate ({@code estimated*}).
  */

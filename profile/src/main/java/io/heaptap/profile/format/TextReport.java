@@ -12,6 +12,7 @@ import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
+import io.heaptap.profile.TopSites;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -52,11 +53,11 @@ final class TextReport implements ProfileWriter {
         w.println("Top allocation sites");
         w.printf(Locale.ROOT, "%4s  %28s  %6s  %12s  %9s  %s%n", "rank", "est. bytes [95%]", "%", "est. objects", "samples",
                 "type / allocated at");
-        List<AllocationSite> sites = profile.sitesByBytes();
-        for (int i = 0; i < Math.min(TOP_SITES, sites.size()); i++) {
-            AllocationSite s = sites.get(i);
-            w.printf(Locale.ROOT, "%4d  %28s  %5.1f%%  %12s  %,9d  %s%n", i + 1, HumanUnits.formatBytes(s.allocatedBytes()),
-                    percent(s.estimatedBytes(), total.estimatedBytes()), HumanUnits.formatCount(s.estimatedObjects()),
+        List<TopSites.Row> sites = TopSites.byAllocatedBytes(profile, TOP_SITES);
+        for (TopSites.Row row : sites) {
+            AllocationSite s = row.site();
+            w.printf(Locale.ROOT, "%4d  %28s  %5.1f%%  %12s  %,9d  %s%n", row.rank(), HumanUnits.formatBytes(s.allocatedBytes()),
+                    row.percent(), HumanUnits.formatCount(s.estimatedObjects()),
                     s.samples(), s.type());
             for (String frame : topFrames(s)) {
                 w.printf(Locale.ROOT, "%69s  %s%n", "", frame);
@@ -110,12 +111,12 @@ final class TextReport implements ProfileWriter {
         w.println("Top live sites (proven first; intervals are 95%)");
         w.printf(Locale.ROOT, "%4s  %28s  %22s  %8s  %-22s  %-14s  %s%n", "rank", "proven live", "not yet examined", "tracked",
                 "age min/median/max", "GCs min/med/max", "type / allocated at");
-        List<AllocationSite> sites = profile.sitesByLiveBytes();
-        for (int i = 0; i < Math.min(TOP_SITES, sites.size()); i++) {
-            AllocationSite s = sites.get(i);
+        List<TopSites.Row> sites = TopSites.byLiveBytes(profile, TOP_SITES);
+        for (TopSites.Row row : sites) {
+            AllocationSite s = row.site();
             LiveStats l = s.live();
-            w.printf(Locale.ROOT, "%4d  %28s  %22s  %,8d  %-22s  %-14s  %s%s%n", i + 1, HumanUnits.formatBytes(l.proven().bytes()),
-                    HumanUnits.formatBytes(l.unexamined().bytes().value() + l.heldUnexamined().bytes().value()), l.tracked(),
+            w.printf(Locale.ROOT, "%4d  %28s  %22s  %,8d  %-22s  %-14s  %s%s%n", row.rank(), HumanUnits.formatBytes(l.proven().bytes()),
+                    HumanUnits.formatBytes(row.unexaminedBytes()), l.tracked(),
                     HumanUnits.formatDuration(l.minAge()) + "/" + HumanUnits.formatDuration(l.medianAge()) + "/"
                             + HumanUnits.formatDuration(l.maxAge()),
                     l.minGcs() + "/" + l.medianGcs() + "/" + l.maxGcs(), s.type(),

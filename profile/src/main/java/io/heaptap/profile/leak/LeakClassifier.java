@@ -13,7 +13,7 @@ import java.util.Locale;
  * Gives one site's series a verdict. Only a whole-heap marking proves an object live (a young
  * collection says nothing about the old generation), so every verdict that says something is
  * kept rests on the <b>proven</b> live series: snapshots taken after a marking in the site's window.
- * The rules, in order (the README's "Leaks" section):
+ * The rules, in order (docs/leaks.md):
  * <ol>
  * <li><b>transient</b>: nothing of it is live now (a cleared weak reference proves death, whatever
  * collection cleared it); or, after a marking, what it keeps across the marking is less than

@@ -3,7 +3,7 @@ package io.heaptap.profile.leak;
 import io.heaptap.profile.Frame;
 import io.heaptap.profile.format.JsonOutput;
 
-/** The leak ranking as JSON (schema in the README, "Leaks"). Field names say estimate or count. */
+/** The leak ranking as JSON (schema: docs/schema/leaks.schema.json, checked by JsonSchemaTest). Field names say estimate or count. */
 public final class LeakJson {
     public static final int VERSION = 2;
 

@@ -1,6 +1,6 @@
 package io.heaptap.profile.leak;
 
-/** What a site's live set looks like over the watch. The README's "Leaks" section gives the rules. */
+/** What a site's live set looks like over the watch. docs/leaks.md gives the rules. */
 public enum Verdict {
     /** Live bytes grow and the oldest objects stay: ages grow with the wall clock. */
     LEAK_SUSPECT("leak suspect"),

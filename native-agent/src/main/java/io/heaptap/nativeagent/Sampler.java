@@ -1,0 +1,40 @@
+package io.heaptap.nativeagent;
+
+import io.heaptap.profile.LiveFilter;
+
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * What the session needs from the allocation sampler: {@link NativeAgent} in a JVM, a fake in the
+ * session's unit tests, so its state machine, time box and leak watch are checked in seconds
+ * without a native library. The methods are {@link NativeAgent}'s; see there for what each does.
+ */
+public interface Sampler {
+    void start(long intervalBytes, Duration duration, int stackDepth, int maxStacks, int liveBudget,
+               long largeThreshold, int largeBudget) throws NativeAgentException;
+
+    void stop();
+
+    void maintainLive();
+
+    void setGcCount(long count);
+
+    long weakRefs();
+
+    boolean forceGc();
+
+    void clear();
+
+    long sampleCount();
+
+    long nativeMemoryBytes();
+
+    NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) throws IOException;
+
+    RawSnapshot openSnapshot(LiveProof proof) throws IOException;
+
+    TableSizes tableSizes();
+
+    PathSearch referencePaths(int[] sites, int maxPaths, int maxDepth, int maxObjects, Duration timeLimit) throws IOException;
+}

@@ -1,0 +1,27 @@
+package io.heaptap.profile.leak;
+
+import io.heaptap.profile.JsonSchemaCheck;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+/** The leak report's JSON against docs/schema/leaks.schema.json, both ways (the schema is hand-kept for readers). */
+class LeakSchemaTest {
+
+    @Test
+    void theLeakJsonEmitsExactlyTheDocumentedFields() throws Exception {
+        Random random = new Random(3);
+        LeakWatchInfo w = LeakHistoryTest.WATCH;
+        LeakWatchInfo warned = new LeakWatchInfo(w.pid(), w.startedAt(), w.durationMillis(), w.everyMillis(), w.elapsedMillis(),
+                w.intervalBytes(), w.state(), w.endReason(), w.snapshots(), w.gcs(), w.markings(), w.lastMarkingAt(),
+                w.markingLimitation(), w.gcForced(), w.pausesMillis(), w.maxPauseMillis(), w.sitesLeftOut(), List.of("a warning"));
+        LeakReport report = LeakReport.of(warned, List.of(Synthetic.leak(random, 12, Synthetic.MB, 2),
+                Synthetic.cache(random, 12, 50 * Synthetic.MB, 20_000, 2),
+                Synthetic.garbage(random, 12, 100 * Synthetic.MB)));
+        String json = new String(LeakFormat.JSON.render(report), StandardCharsets.UTF_8);
+        JsonSchemaCheck.of("leaks.schema.json").check(json).assertAllSeen();
+    }
+}

@@ -1,0 +1,540 @@
+package io.heaptap.session;
+
+import io.heaptap.nativeagent.NativeAgent;
+import io.heaptap.nativeagent.NativeAgentException;
+import io.heaptap.nativeagent.LiveProof;
+import io.heaptap.nativeagent.NativeSnapshot;
+import io.heaptap.nativeagent.PathSearch;
+import io.heaptap.nativeagent.RawSnapshot;
+import io.heaptap.nativeagent.Sampler;
+import io.heaptap.nativeagent.TableSizes;
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.AllocationSite;
+import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.Markings;
+import io.heaptap.profile.TargetInfo;
+import io.heaptap.profile.leak.LeakReport;
+import io.heaptap.profile.format.ProfileFormat;
+import io.heaptap.profile.format.ProfileWriter;
+import io.heaptap.profile.format.TerminalText;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * The one owner of heaptap's session in a JVM. The MXBean, the HTTP routes and (through the
+ * MXBean) the CLI all go through it, so a capture started anywhere is seen everywhere and a second
+ * concurrent start is refused with the same message wherever it comes from.
+ *
+ * <p>Refusals are {@link IllegalStateException}s ({@link SessionConflictException} when the state
+ * refuses, {@link AgentUnavailableException} when nothing can be sampled) and bad arguments
+ * {@link IllegalArgumentException}s; the MXBean hands them on as the plain JDK types.
+ *
+ * <p>The time box is enforced twice: a timer here stops the capture, and the native sampler
+ * refuses samples past the deadline on its own.
+ */
+public final class Controller {
+    private static final long RECENT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    static final int MAX_CLIENT_CHARS = 200;
+    private final Sampler agent;
+    private final LiveTracker liveTracker;
+    private final String nativeError;
+    private final ScheduledExecutorService timer;
+    private final TargetInfo target;
+    private final DumpDirectory dumpDirectory;
+    private final LargeObjects largeObjects = LargeObjects.forThisJvm();
+    private final GcMonitor gcMonitor = new GcMonitor();
+    private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
+    private final LeakWatch leakWatch;
+
+    private SessionState state = SessionState.IDLE;
+    private CaptureOptions options;
+    private String startedBy;
+    private Instant startedAt;
+    private long startNanos;
+    private long stopNanos;
+    private ScheduledFuture<?> deadline;
+    private final HeapBudget budget = HeapBudget.forThisJvm();
+    /** How to get a profile that heaptap cannot build within its heap budget. */
+    private final String instead;
+    private final RawDumps rawDumps = new RawDumps();
+    private AllocationProfile recentProfile;
+    private HeapBudget.Reservation recentReservation;
+    private long recentProfileNanos;
+    private long markingsAtStart;
+    private long forcedAtStart;
+
+    public Controller() {
+        this(DumpDirectory.forThisJvm());
+    }
+
+    public Controller(DumpDirectory dumpDirectory) {
+        this(dumpDirectory, NativeAgentOrError.load());
+    }
+
+    private Controller(DumpDirectory dumpDirectory, NativeAgentOrError loaded) {
+        this(dumpDirectory, loaded.agent(), loaded.error());
+    }
+
+    /**
+     * @param sampler     the allocation sampler (the native agent; a fake in unit tests), or null
+     * @param nativeError why there is no sampler (every capture is then refused with it), or null
+     */
+    Controller(DumpDirectory dumpDirectory, Sampler sampler, String nativeError) {
+        this.dumpDirectory = dumpDirectory;
+        this.agent = sampler;
+        this.liveTracker = sampler == null ? null : new LiveTracker(sampler);
+        this.nativeError = nativeError;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(NativeAgent.heaptapThread(r), "heaptap-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        this.target = new TargetInfo(ProcessHandle.current().pid(), System.getProperty("java.version"),
+                System.getProperty("java.vm.name"), System.getProperty("sun.java.command", ""));
+        this.leakWatch = new LeakWatch(this, timer, listeners, target.pid());
+        this.instead = "the CLI ('heaptap dump " + target.pid() + "') fetches the capture undecoded and encodes it outside this JVM;"
+                + " or capture with fewer --max-stacks, a smaller --depth or --live-budget";
+    }
+
+    /** Starts a capture and returns the status it started with (its {@code startedAt} names it). */
+    public synchronized SessionStatus start(CaptureOptions requested, String client) {
+        Sampler native_ = requireAgent();
+        if (state == SessionState.RECORDING) {
+            throw new SessionConflictException("a capture is already running: started by " + startedBy + " at " + startedAt
+                    + ", ends at " + startedAt.plus(options.duration()) + "; stop it first or wait");
+        }
+        try {
+            if (requested.live()) {
+                liveTracker.start();
+            }
+            native_.start(requested.intervalBytes(), requested.duration(), requested.stackDepth(), requested.maxStacks(),
+                    requested.live() ? requested.liveBudget() : 0, largeObjects.threshold(), largeObjects.budget());
+        } catch (NativeAgentException e) {
+            throw new SessionConflictException(e.getMessage());
+        }
+        gcMonitor.start();
+        markingsAtStart = liveTracker.markings().completed();
+        forcedAtStart = liveTracker.markings().forcedCount();
+        options = requested;
+        startedBy = clientLabel(client);
+        startedAt = Instant.now();
+        startNanos = System.nanoTime();
+        state = SessionState.RECORDING;
+        forgetRecentProfile();
+        deadline = timer.schedule(this::timeBoxEnded, requested.duration().toNanos(), TimeUnit.NANOSECONDS);
+        SessionStatus started = status();
+        listeners.forEach(l -> l.captureStarted(started));
+        return started;
+    }
+
+    /**
+     * Who started a capture, as everyone will be shown it (status, HTTP, JConsole, notifications):
+     * any client can set it, so its control characters are escaped and it is cut at
+     * {@value #MAX_CLIENT_CHARS} characters. Every door's label goes through here.
+     */
+    static String clientLabel(String client) {
+        if (client == null || client.isBlank()) {
+            return "unknown client";
+        }
+        String label = TerminalText.escape(client.strip());
+        return label.length() <= MAX_CLIENT_CHARS ? label : label.substring(0, MAX_CLIENT_CHARS - 1) + "\u2026";
+    }
+
+    private synchronized void timeBoxEnded() {
+        if (state == SessionState.RECORDING && System.nanoTime() - startNanos >= options.duration().toNanos()) {
+            stopSampling("time box ended");
+        }
+    }
+
+    /** Ends the capture now. Harmless when nothing is recording. */
+    public synchronized void stop() {
+        if (state == SessionState.RECORDING) {
+            stopSampling("stopped");
+        }
+    }
+
+    /** Ends the capture only while it is still the one that started at {@code at} (a scrape whose client went away). */
+    public synchronized void stopIfStartedAt(Instant at, String reason) {
+        if (state == SessionState.RECORDING && at.equals(startedAt)) {
+            stopSampling(reason);
+        }
+    }
+
+    private void stopSampling(String reason) {
+        agent.stop();
+        stopNanos = System.nanoTime();
+        gcMonitor.stop();
+        state = SessionState.STOPPED;
+        forgetRecentProfile();
+        if (deadline != null) {
+            deadline.cancel(false);
+            deadline = null;
+        }
+        SessionStatus ended = status();
+        listeners.forEach(l -> l.captureEnded(ended, reason));
+        leakWatch.captureEnded(reason);
+    }
+
+    /**
+     * Starts a leak watch: a capture for the whole duration (re-armed past 24 h) and a live
+     * snapshot every step, ranked by leak evidence. Refused while a capture or a watch runs.
+     */
+    public synchronized void startLeakWatch(LeakWatchOptions options, String client) {
+        requireAgent();
+        leakWatch.start(options, clientLabel(client));
+    }
+
+    /** Ends the leak watch now, with a last snapshot, and stops its capture. Harmless when none runs. */
+    public synchronized void stopLeakWatch() {
+        leakWatch.end("stopped");
+    }
+
+    /** idle (no watch since the last reset), watching, or ended. */
+    public synchronized String leakWatchState() {
+        return leakWatch.state().label();
+    }
+
+    /** The leak ranking as of the last snapshot; null when no watch has run since the last reset. */
+    public synchronized LeakReport leakReport() {
+        return leakWatch.report();
+    }
+
+    public void addListener(SessionListener listener) {
+        listeners.add(listener);
+    }
+
+    public DumpDirectory dumpDirectory() {
+        return dumpDirectory;
+    }
+
+    /**
+     * The profile as of at most a second ago, for attribute reads (JConsole polls every few
+     * seconds; a fresh snapshot per attribute would be wasted work). Null when idle. It holds its
+     * share of the heap budget while kept, and is dropped two seconds after it was made.
+     *
+     * @throws HeapBudgetException the profile is too big to decode within heaptap's heap budget
+     */
+    public synchronized AllocationProfile recentProfile() {
+        if (state == SessionState.IDLE) {
+            return null;
+        }
+        if (recentProfile == null || System.nanoTime() - recentProfileNanos > RECENT_NANOS) {
+            forgetRecentProfile();
+            HeapBudget.Reservation reservation = reserve(null, false);  // never wait holding the controller
+            try {
+                recentProfile = profileNow(LiveFilter.NONE, false);
+            } catch (RuntimeException | Error e) {
+                reservation.close();
+                throw e;
+            }
+            recentReservation = reservation;
+            recentProfileNanos = System.nanoTime();
+            timer.schedule(this::forgetStaleRecentProfile, 2 * RECENT_NANOS, TimeUnit.NANOSECONDS);
+        }
+        return recentProfile;
+    }
+
+    private synchronized void forgetStaleRecentProfile() {
+        if (System.nanoTime() - recentProfileNanos >= RECENT_NANOS) {
+            forgetRecentProfile();
+        }
+    }
+
+    private void forgetRecentProfile() {
+        recentProfile = null;
+        if (recentReservation != null) {
+            recentReservation.close();
+            recentReservation = null;
+        }
+    }
+
+    /** Writes a dump into the dump directory under a plain file name and returns its path. */
+    public Path dumpToFile(ProfileFormat format, String fileName, LiveFilter filter, boolean gc) throws IOException {
+        return dumpDirectory.write(fileName, dump(format, filter, gc));
+    }
+
+    /** Forgets everything and returns to idle. Harmless when idle. */
+    public synchronized void reset() {
+        leakWatch.forget();
+        if (deadline != null) {
+            deadline.cancel(false);
+            deadline = null;
+        }
+        rawDumps.closeAll();
+        if (agent != null) {
+            liveTracker.stop();
+            agent.clear();
+        }
+        gcMonitor.reset();
+        state = SessionState.IDLE;
+        forgetRecentProfile();
+        options = null;
+        startedBy = null;
+        startedAt = null;
+    }
+
+    public synchronized SessionStatus status() {
+        Instant endsAt = startedAt == null ? null : startedAt.plus(options.duration());
+        long left = state == SessionState.RECORDING
+                ? Math.max(0, options.duration().toMillis() - Duration.ofNanos(System.nanoTime() - startNanos).toMillis())
+                : 0;
+        long samples = state == SessionState.IDLE ? 0 : agent.sampleCount();
+        long memory = agent == null ? 0 : agent.nativeMemoryBytes();
+        return new SessionStatus(state, startedBy, startedAt, endsAt, left, options, samples, memory, nativeError,
+                state == SessionState.IDLE ? null : gcMonitor.cost());
+    }
+
+    /**
+     * The profile of the current (so far) or last capture, and the live set now through a filter;
+     * {@code gc} forces a full collection first (it pauses the application). Decoding it reserves
+     * its estimated size from heaptap's heap budget (given back on return: keep the profile briefly).
+     * What the calling thread allocates meanwhile is heaptap's work and is not sampled.
+     *
+     * @throws HeapBudgetException the profile is too big to decode within heaptap's heap budget
+     */
+    public AllocationProfile profile(LiveFilter filter, boolean gc) {
+        return withProfile(filter, gc, null, profile -> profile);
+    }
+
+    /**
+     * Decodes the profile as {@link #profile} does and hands it to {@code use} (an encoder into
+     * {@code format}, or null for none), all within a reservation of heaptap's heap budget for both.
+     *
+     * @throws HeapBudgetException decoding and encoding would not fit heaptap's heap budget
+     */
+    public <T> T withProfile(LiveFilter filter, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
+        try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork();
+             HeapBudget.Reservation reserved = reserve(format, !Thread.holdsLock(this))) {  // never wait holding the controller
+            AllocationProfile profile;
+            synchronized (this) {
+                profile = profileNow(filter, gc);
+            }
+            return use.apply(profile);
+        } catch (OutOfMemoryError e) {
+            // Everything built for the request is unreachable again: the application keeps its heap.
+            throw new HeapBudgetException("this JVM ran out of heap while heaptap built " + what(format) + "; " + instead);
+        }
+    }
+
+    private HeapBudget.Reservation reserve(ProfileFormat format, boolean wait) {
+        TableSizes sizes = requireAgent().tableSizes();
+        long estimate = format == null ? DumpCost.decode(sizes) : DumpCost.decodeAndEncode(sizes, format);
+        return budget.reserve(estimate, what(format), instead, wait);
+    }
+
+    private static String what(ProfileFormat format) {
+        return format == null ? "decoding the profile" : "a " + format.id() + " dump";
+    }
+
+    /** heaptap's share of this JVM's heap. */
+    public HeapBudget heapBudget() {
+        return budget;
+    }
+
+    private AllocationProfile profileNow(LiveFilter filter, boolean gc) {
+        List<String> warnings = new ArrayList<>();
+        LiveProof proof = prove(gc, warnings);
+        NativeSnapshot snapshot = snapshot(filter, proof);
+        return header(warnings, proof).profile(snapshot);
+    }
+
+    /**
+     * The proof a snapshot is judged by, read before the snapshot so that no marking vouches for
+     * references checked before it; {@code gc} forces a full collection first (a refusal is added to
+     * {@code warnings}).
+     */
+    private LiveProof prove(boolean gc, List<String> warnings) {
+        requireCaptured();
+        if (gc && forceFullGc() < 0) {
+            warnings.add("the forced full collection was refused by the JVM: nothing new is proven live by it");
+        }
+        MarkingClock clock = liveTracker.markings();
+        return new LiveProof(clock.provenBeforeNanos(), clock.markings(markingsAtStart, forcedAtStart), gc,
+                clock.trackingHoldsAll());
+    }
+
+    private DumpHeader header(List<String> warnings, LiveProof proof) {
+        long end = state == SessionState.RECORDING ? System.nanoTime() : stopNanos;
+        SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
+        return new DumpHeader(target, startedAt, end - startNanos, warnings, gcMonitor.cost(), proof);
+    }
+
+    /**
+     * Forces a whole-heap collection through JVMTI (even with -XX:+DisableExplicitGC) and returns how
+     * long the call took (the application's pause, or on concurrent collectors the cycle it waited
+     * for), or -1 if the JVM refused. Every object allocated before the call and still tracked after
+     * it is proven live. <b>Pauses the application.</b>
+     */
+    synchronized long forceFullGc() {
+        Sampler native_ = requireAgent();
+        liveTracker.markings().beginForced();
+        long began = System.nanoTime();
+        if (!native_.forceGc()) {
+            return -1;
+        }
+        long took = System.nanoTime() - began;
+        liveTracker.markings().forced(began);
+        native_.setGcCount(LiveTracker.gcCount());
+        return took;
+    }
+
+    /** The marking clock as of now, for the capture's window. */
+    synchronized Markings markings() {
+        return liveTracker == null ? Markings.NONE : liveTracker.markings().markings(markingsAtStart, forcedAtStart);
+    }
+
+    private void requireCaptured() {
+        if (state == SessionState.IDLE) {
+            throw new SessionConflictException("nothing to dump: no capture has run since the agent was loaded or reset");
+        }
+    }
+
+    /** The profile encoded in a format, within heaptap's heap budget. */
+    public byte[] dump(ProfileFormat format, LiveFilter filter, boolean gc) {
+        return withProfile(filter, gc, format, profile -> ProfileWriter.toBytes(profile, format));
+    }
+
+    /**
+     * Opens a raw dump ({@link RawDump}) of the current or last capture for a client that decodes it
+     * itself (the CLI): the capture stays in native memory and is read in chunks, so the target's
+     * heap holds one chunk at a time, whatever the profile's size. {@code gc} forces a full
+     * collection first, as for {@link #profile}. Returns the dump's id.
+     */
+    public String openRawDump(boolean gc) {
+        rawDumps.closeIdle();
+        RawSnapshot snapshot;
+        byte[] prefix;
+        synchronized (this) {
+            List<String> warnings = new ArrayList<>();
+            LiveProof proof = prove(gc, warnings);
+            try {
+                snapshot = requireAgent().openSnapshot(proof);
+            } catch (IOException e) {
+                throw new SessionConflictException(e.getMessage());
+            }
+            prefix = RawDump.prefix(header(warnings, snapshot.proof()));
+        }
+        boolean first = rawDumps.isEmpty();
+        String id = rawDumps.open(prefix, snapshot);
+        if (first) {
+            timer.schedule(this::closeIdleRawDumps, RawDumps.IDLE_NANOS, TimeUnit.NANOSECONDS);
+        }
+        return id;
+    }
+
+    /** Up to {@code maxBytes} of a raw dump from {@code offset} (at most 256 KiB); empty at its end. */
+    public byte[] readRawDump(String id, long offset, int maxBytes) {
+        try {
+            return rawDumps.read(id, offset, maxBytes);
+        } catch (IOException e) {
+            throw new SessionConflictException(e.getMessage());
+        }
+    }
+
+    /** Frees a raw dump; harmless if it is gone already. */
+    public void closeRawDump(String id) {
+        rawDumps.close(id);
+    }
+
+    private void closeIdleRawDumps() {
+        rawDumps.closeIdle();
+        if (!rawDumps.isEmpty()) {
+            timer.schedule(this::closeIdleRawDumps, RawDumps.IDLE_NANOS / 2, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * "How is it held?": the reference chains from a GC root (or a static field) to the oldest tracked
+     * objects of the sites a text names ({@link SiteMatch}). <b>Pauses the application</b> for the
+     * walk, at most {@code options.timeLimit()}.
+     *
+     * @throws IllegalArgumentException no site matches
+     * @throws SessionConflictException nothing is tracked, or no tracked object of the sites is alive
+     */
+    public PathReport referencePaths(String site, PathOptions options) {
+        return referencePaths(site, SiteMatch.of(site), options);
+    }
+
+    /** The same for sites chosen by a predicate (the leaks ranking names its sites exactly); {@code label} is shown. */
+    public PathReport referencePaths(String label, Predicate<AllocationSite> which, PathOptions options) {
+        int[] ids;
+        long tracked = 0;
+        synchronized (this) {
+            if (state == SessionState.IDLE) {
+                throw new SessionConflictException("nothing is tracked: no capture has run since the agent was loaded or reset;"
+                        + " run a capture with live tracking first");
+            }
+            List<Integer> matched = new ArrayList<>();
+            try (HeapBudget.Reservation reserved = reserve(null, false)) {
+                List<AllocationSite> sites = snapshot(LiveFilter.NONE, LiveProof.NONE).sites();
+                for (int i = 0; i < sites.size(); i++) {
+                    if (which.test(sites.get(i))) {
+                        matched.add(i);
+                        tracked += sites.get(i).live().tracked();
+                    }
+                }
+            }
+            if (matched.isEmpty()) {
+                throw new IllegalArgumentException("no allocation site matches '" + label + "': give the allocated type"
+                        + " (for example byte[]) or the allocating method (for example OrderCache.put) as the dump shows them");
+            }
+            if (tracked == 0) {
+                throw new SessionConflictException("no tracked object of the " + matched.size() + " site(s) matching '" + label
+                        + "' is alive: they were collected, or the capture ran without live tracking (--no-live)");
+            }
+            ids = matched.stream().mapToInt(Integer::intValue).toArray();
+        }
+        // Outside the lock: the walk can take seconds, and status or stop must not wait for it.
+        try {
+            PathSearch search = requireAgent().referencePaths(ids, options.maxPaths(), options.maxDepth(), options.maxObjects(),
+                    options.timeLimit());
+            return new PathReport(label, ids.length, tracked, search);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** JNI weak references the agent holds (0 after reset). */
+    public long weakRefs() {
+        return agent == null ? 0 : agent.weakRefs();
+    }
+
+    private NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) {
+        try {
+            return requireAgent().snapshot(filter, proof);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Sampler requireAgent() {
+        if (agent == null) {
+            throw new AgentUnavailableException("heaptap's native agent is unavailable in this JVM: " + nativeError);
+        }
+        return agent;
+    }
+
+    /** The JVM's native agent, or why it cannot be had. */
+    private record NativeAgentOrError(Sampler agent, String error) {
+        static NativeAgentOrError load() {
+            try {
+                return new NativeAgentOrError(NativeAgent.get(), null);
+            } catch (NativeAgentException e) {
+                return new NativeAgentOrError(null, e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.heaptap.session;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+
+import io.heaptap.nativeagent.NativeAgent;
+import io.heaptap.nativeagent.Sampler;
+import io.heaptap.profile.CollectorCost;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+import javax.management.ListenerNotFoundException;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * Keeps the live table clean, its GC clock right, and the {@link MarkingClock} fed. GC callbacks may not use JNI, so weak
+ * references of collected objects are deleted here, on the daemon thread {@code heaptap-live},
+ * right after each collection. The GC count comes from the GC MXBeans' notifications, which every
+ * HotSpot collector sends (ZGC and Shenandoah post no JVMTI GC events).
+ */
+final class LiveTracker implements NotificationListener {
+    /** Also clean now and then without a GC, so thinned entries' references do not wait long. */
+    static final long IDLE_CLEAN_MILLIS = 1000;
+
+    private final Sampler agent;
+    private final Semaphore collections = new Semaphore(0);
+    private final List<NotificationEmitter> emitters = new ArrayList<>();
+    private Thread thread;
+    private volatile MarkingClock markings = new MarkingClock();
+
+    LiveTracker(Sampler agent) {
+        this.agent = agent;
+    }
+
+    synchronized void start() {
+        if (thread != null) {
+            return;
+        }
+        markings = new MarkingClock();
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (gc instanceof NotificationEmitter emitter) {
+                emitter.addNotificationListener(this, null, null);
+                emitters.add(emitter);
+            }
+        }
+        agent.setGcCount(gcCount());
+        thread = new Thread(NativeAgent.heaptapThread(this::run), "heaptap-live");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    synchronized void stop() {
+        for (NotificationEmitter emitter : emitters) {
+            try {
+                emitter.removeNotificationListener(this);
+            } catch (ListenerNotFoundException ignored) {
+                // already gone
+            }
+        }
+        emitters.clear();
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            thread = null;
+        }
+    }
+
+    @Override
+    public void handleNotification(Notification notification, Object handback) {
+        if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())
+                && notification.getUserData() instanceof CompositeData data) {
+            // On the JDK's notification thread: reading the collection allocates, and that is heaptap's.
+            try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
+                agent.setGcCount(gcCount());
+                try {
+                    GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(data);
+                    markings.onCollection(info.getGcName(), info.getGcCause(), info.getGcInfo().getId(),
+                            info.getGcInfo().getStartTime(), info.getGcInfo().getEndTime());
+                } catch (RuntimeException e) {
+                    // a notification heaptap cannot read proves nothing: the clock stays where it was
+                }
+                collections.release();
+            }
+        }
+    }
+
+    /** The liveness-proof clock of the current tracking (a new one after each reset). */
+    MarkingClock markings() {
+        return markings;
+    }
+
+    private void run() {
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                collections.tryAcquire(IDLE_CLEAN_MILLIS, TimeUnit.MILLISECONDS);
+                collections.drainPermits();
+                agent.maintainLive();
+            }
+        } catch (InterruptedException e) {
+            // stop() asked us to end
+        }
+    }
+
+    /**
+     * Collections so far: the cycles of every collector, without the "Pauses" beans of ZGC and
+     * Shenandoah and G1's "Concurrent GC" bean, which count pauses within those cycles again.
+     */
+    static long gcCount() {
+        long count = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (CollectorCost.Kind.ofBean(gc.getName()).countsCollections()) {
+                count += Math.max(0, gc.getCollectionCount());
+            }
+        }
+        return count;
+    }
+}

@@ -1,0 +1,194 @@
+package io.heaptap.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.heaptap.nativeagent.NativeAgentException;
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.Markings;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The session's logic against a fake sampler: the state machine and its refusals, the time box,
+ * the leak watch's re-arming, and forced collections on the marking clock. The same behaviour
+ * end to end, with the native agent in real JVMs, is what the integration tests check.
+ */
+class ControllerTest {
+    /** Generous: a loaded 2-core machine may be slow to run a timer, never this slow. */
+    private static final long AWAIT_SECONDS = 60;
+
+    @TempDir
+    Path tmp;
+    private FakeSampler sampler;
+    private Controller controller;
+    private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
+
+    @BeforeEach
+    void newController() {
+        sampler = new FakeSampler();
+        controller = new Controller(new DumpDirectory(tmp.resolve("dumps")), sampler, null);
+        controller.addListener(new SessionListener() {
+            @Override
+            public void captureStarted(SessionStatus status) {
+                events.add("started");
+            }
+
+            @Override
+            public void captureEnded(SessionStatus status, String reason) {
+                events.add("ended: " + reason);
+            }
+        });
+    }
+
+    @AfterEach
+    void reset() {
+        controller.reset();  // stops the live tracker's thread and the fake's sampling
+    }
+
+    private static CaptureOptions capture(Duration duration) {
+        return new CaptureOptions(duration, 64 * 1024, CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS, true,
+                CaptureOptions.DEFAULT_LIVE_BUDGET);
+    }
+
+    private String nextEvent() throws InterruptedException {
+        String event = events.poll(AWAIT_SECONDS, TimeUnit.SECONDS);
+        assertNotNull(event, "no session event within " + AWAIT_SECONDS + " s");
+        return event;
+    }
+
+    @Test
+    void idleThenRecordingThenStoppedThenIdleAgain() throws Exception {
+        assertEquals(SessionState.IDLE, controller.status().state());
+        assertEquals(0, controller.status().samples());
+        assertThrows(SessionConflictException.class, () -> controller.profile(LiveFilter.NONE, false), "nothing to dump when idle");
+
+        SessionStatus started = controller.start(capture(Duration.ofMinutes(1)), "test\u001b[31m client");
+        assertEquals(SessionState.RECORDING, started.state());
+        assertEquals("test\\x1b[31m client", started.startedBy(), "the client label is escaped where it is set");
+        assertEquals(64 * 1024, sampler.lastInterval);
+        assertEquals(Duration.ofMinutes(1), sampler.lastDuration, "the native sampler gets the time box too");
+        assertEquals(CaptureOptions.DEFAULT_LIVE_BUDGET, sampler.lastLiveBudget);
+        assertEquals("started", nextEvent());
+
+        SessionConflictException second = assertThrows(SessionConflictException.class,
+                () -> controller.start(capture(Duration.ofMinutes(1)), "another client"));
+        assertTrue(second.getMessage().contains("already running") && second.getMessage().contains("test\\x1b[31m client"),
+                second.getMessage());
+        assertEquals(1, sampler.starts, "a refused start does not touch the sampler");
+
+        controller.stop();
+        assertEquals("ended: stopped", nextEvent());
+        assertEquals(SessionState.STOPPED, controller.status().state());
+        assertEquals(1, sampler.stops);
+        AllocationProfile profile = controller.profile(LiveFilter.NONE, false);
+        assertEquals(7, profile.info().samples(), "the last capture stays available after stop");
+        controller.stop();
+        assertEquals(1, sampler.stops, "stop is harmless when nothing records");
+
+        controller.reset();
+        assertEquals(SessionState.IDLE, controller.status().state());
+        assertEquals(1, sampler.clears);
+        assertThrows(SessionConflictException.class, () -> controller.profile(LiveFilter.NONE, false));
+        assertEquals(SessionState.RECORDING, controller.start(capture(Duration.ofMinutes(1)), "again").state());
+    }
+
+    @Test
+    void aStartTheSamplerRefusesLeavesTheSessionIdle() {
+        sampler.refuseStart = new NativeAgentException(NativeAgentException.Reason.CAPABILITY_HELD, "another agent holds it");
+        SessionConflictException e = assertThrows(SessionConflictException.class,
+                () -> controller.start(capture(Duration.ofMinutes(1)), "cli"));
+        assertEquals("another agent holds it", e.getMessage());
+        assertEquals(SessionState.IDLE, controller.status().state());
+        assertEquals(SessionState.RECORDING, controller.start(capture(Duration.ofMinutes(1)), "cli").state());
+    }
+
+    @Test
+    void withoutASamplerEveryCaptureIsRefusedWithTheReason() {
+        Controller none = new Controller(new DumpDirectory(tmp.resolve("none")), null, "libheaptap.so could not be loaded");
+        AgentUnavailableException e = assertThrows(AgentUnavailableException.class,
+                () -> none.start(capture(Duration.ofMinutes(1)), "cli"));
+        assertTrue(e.getMessage().endsWith("libheaptap.so could not be loaded"), e.getMessage());
+        assertThrows(AgentUnavailableException.class, () -> none.startLeakWatch(
+                new LeakWatchOptions(Duration.ofMinutes(1), Duration.ofSeconds(5), 512 * 1024, false), "cli"));
+        assertEquals("libheaptap.so could not be loaded", none.status().nativeError());
+        assertEquals(SessionState.IDLE, none.status().state());
+        none.reset();  // harmless without a sampler
+    }
+
+    @Test
+    void theTimeBoxStopsTheCapture() throws Exception {
+        controller.start(capture(Duration.ofMillis(200)), "cli");
+        assertEquals("started", nextEvent());
+        assertEquals("ended: time box ended", nextEvent());
+        assertEquals(SessionState.STOPPED, controller.status().state());
+        assertEquals(0, controller.status().timeLeftMillis());
+        assertEquals(1, sampler.stops);
+        assertTrue(!sampler.sampling, "the sampler was told to stop");
+    }
+
+    @Test
+    void aLeakWatchReArmsItsCaptureWhenTheCaptureEndsFirstAndEndsWhenAUserStopsIt() throws Exception {
+        controller.startLeakWatch(new LeakWatchOptions(Duration.ofMinutes(10), Duration.ofMinutes(1), 512 * 1024, false), "cli");
+        assertEquals("started", nextEvent());
+        assertEquals("watching", controller.leakWatchState());
+        assertTrue(sampler.lastDuration.compareTo(Duration.ofMinutes(11)) <= 0
+                && sampler.lastDuration.compareTo(Duration.ofMinutes(10)) > 0, "the box is the watch plus one step: " + sampler.lastDuration);
+        assertTrue(controller.status().startedBy().startsWith("leak watch of cli"), controller.status().startedBy());
+
+        // The capture ends before the watch (as its 24 h box would, or a scrape whose client went away): re-armed.
+        controller.stopIfStartedAt(controller.status().startedAt(), "the scrape's client went away");
+        assertEquals("ended: the scrape's client went away", nextEvent());
+        assertEquals("started", nextEvent());
+        assertEquals(2, sampler.starts);
+        assertEquals(SessionState.RECORDING, controller.status().state());
+        assertEquals("watching", controller.leakWatchState());
+
+        // A user's stop ends the watch too.
+        controller.stop();
+        assertEquals("ended: stopped", nextEvent());
+        assertEquals("ended", controller.leakWatchState());
+        assertEquals("the capture was stopped", controller.leakReport().watch().endReason());
+        assertEquals(2, sampler.starts, "not re-armed after a user's stop");
+    }
+
+    @Test
+    void aLeakWatchIsRefusedWhileAnotherCaptureRuns() {
+        controller.start(capture(Duration.ofMinutes(1)), "someone");
+        assertThrows(SessionConflictException.class, () -> controller.startLeakWatch(
+                new LeakWatchOptions(Duration.ofMinutes(1), Duration.ofSeconds(5), 512 * 1024, false), "cli"));
+        assertEquals("idle", controller.leakWatchState());
+        assertEquals("someone", controller.status().startedBy(), "the running capture is left alone");
+    }
+
+    @Test
+    void aForcedCollectionCountsOnTheMarkingClockAndARefusalIsSaid() {
+        controller.start(capture(Duration.ofMinutes(1)), "cli");
+        Markings before = controller.markings();
+        assertTrue(controller.forceFullGc() >= 0);
+        assertEquals(1, sampler.forcedGcs);
+        assertTrue(sampler.gcCount >= 0, "the sampler's GC clock is set after the collection");
+        Markings after = controller.markings();
+        assertEquals(before.forced() + 1, after.forced());
+        assertTrue(after.inWindow() >= 1 && after.horizonMillis() >= 0, after.toString());
+
+        sampler.forceGcRefused = true;
+        assertEquals(-1, controller.forceFullGc());
+        assertEquals(after.forced(), controller.markings().forced(), "a refused collection proves nothing");
+        AllocationProfile profile = controller.profile(LiveFilter.NONE, true);
+        assertTrue(profile.info().warnings().stream().anyMatch(w -> w.contains("forced full collection was refused")),
+                profile.info().warnings().toString());
+    }
+}

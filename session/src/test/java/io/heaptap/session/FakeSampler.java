@@ -1,0 +1,115 @@
+package io.heaptap.session;
+
+import io.heaptap.nativeagent.LiveProof;
+import io.heaptap.nativeagent.NativeAgentException;
+import io.heaptap.nativeagent.NativeSnapshot;
+import io.heaptap.nativeagent.PathSearch;
+import io.heaptap.nativeagent.RawSnapshot;
+import io.heaptap.nativeagent.Sampler;
+import io.heaptap.nativeagent.TableSizes;
+import io.heaptap.profile.Drops;
+import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.LiveInfo;
+import io.heaptap.profile.Markings;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A sampler without a native library, for the session's unit tests: it records what the Controller
+ * asks of it and answers with an empty profile. {@link #refuseStart} makes the next start fail as
+ * the native agent does when another profiler holds the capability.
+ */
+final class FakeSampler implements Sampler {
+    volatile boolean sampling;
+    volatile int starts;
+    volatile int stops;
+    volatile int clears;
+    volatile int forcedGcs;
+    volatile boolean forceGcRefused;
+    volatile long gcCount = -1;
+    volatile Duration lastDuration;
+    volatile long lastInterval;
+    volatile int lastLiveBudget;
+    volatile NativeAgentException refuseStart;
+
+    @Override
+    public synchronized void start(long intervalBytes, Duration duration, int stackDepth, int maxStacks, int liveBudget,
+                                   long largeThreshold, int largeBudget) throws NativeAgentException {
+        if (refuseStart != null) {
+            NativeAgentException e = refuseStart;
+            refuseStart = null;
+            throw e;
+        }
+        starts++;
+        sampling = true;
+        lastDuration = duration;
+        lastInterval = intervalBytes;
+        lastLiveBudget = liveBudget;
+    }
+
+    @Override
+    public synchronized void stop() {
+        stops++;
+        sampling = false;
+    }
+
+    @Override
+    public void maintainLive() {
+    }
+
+    @Override
+    public void setGcCount(long count) {
+        gcCount = count;
+    }
+
+    @Override
+    public long weakRefs() {
+        return 0;
+    }
+
+    @Override
+    public boolean forceGc() {
+        forcedGcs++;
+        return !forceGcRefused;
+    }
+
+    @Override
+    public synchronized void clear() {
+        clears++;
+    }
+
+    @Override
+    public long sampleCount() {
+        return 7 * starts;
+    }
+
+    @Override
+    public long nativeMemoryBytes() {
+        return 4096;
+    }
+
+    @Override
+    public NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) {
+        LiveInfo live = new LiveInfo(true, 65536, 0, 1.0, 0, 0, 0, 0, 0, 0, Math.max(0, gcCount), filter, proof.gcForced(),
+                Markings.NONE, 1 << 20, 1 << 30);
+        return new NativeSnapshot(starts, lastInterval, 64, sampleCount(), new Drops(0, 0, 0, 0, 0, 0, 0), live, List.of());
+    }
+
+    @Override
+    public RawSnapshot openSnapshot(LiveProof proof) throws IOException {
+        throw new IOException("the fake sampler has no raw snapshots");
+    }
+
+    @Override
+    public TableSizes tableSizes() {
+        return new TableSizes(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    }
+
+    @Override
+    public PathSearch referencePaths(int[] sites, int maxPaths, int maxDepth, int maxObjects, Duration timeLimit)
+            throws IOException {
+        throw new IOException("the fake sampler walks no heap");
+    }
+}
