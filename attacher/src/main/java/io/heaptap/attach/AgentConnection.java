@@ -47,13 +47,11 @@ public final class AgentConnection implements AutoCloseable {
     private final Target target;
     private final JMXConnector connector;
     private final HeaptapMXBean heaptap;
-    private final int targetFeature;
 
-    private AgentConnection(Target target, JMXConnector connector, HeaptapMXBean heaptap, int targetFeature) {
+    private AgentConnection(Target target, JMXConnector connector, HeaptapMXBean heaptap) {
         this.target = target;
         this.connector = connector;
         this.heaptap = heaptap;
-        this.targetFeature = targetFeature;
     }
 
     public static AgentConnection open(Target target) {
@@ -100,7 +98,7 @@ public final class AgentConnection implements AutoCloseable {
                 }
             }
             HeaptapMXBean bean = JMX.newMXBeanProxy(server, MBeanRegistration.objectName(), HeaptapMXBean.class);
-            return new AgentConnection(target, connector, bean, feature);
+            return new AgentConnection(target, connector, bean);
         } catch (IOException e) {
             throw lostOrFailed(target, e);
         } finally {
@@ -316,10 +314,6 @@ public final class AgentConnection implements AutoCloseable {
 
     public HeaptapMXBean heaptap() {
         return heaptap;
-    }
-
-    public int targetFeature() {
-        return targetFeature;
     }
 
     @Override
