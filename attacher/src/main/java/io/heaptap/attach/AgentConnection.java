@@ -47,11 +47,13 @@ public final class AgentConnection implements AutoCloseable {
     private final Target target;
     private final JMXConnector connector;
     private final HeaptapMXBean heaptap;
+    private final int targetFeature;
 
-    private AgentConnection(Target target, JMXConnector connector, HeaptapMXBean heaptap) {
+    private AgentConnection(Target target, JMXConnector connector, HeaptapMXBean heaptap, int targetFeature) {
         this.target = target;
         this.connector = connector;
         this.heaptap = heaptap;
+        this.targetFeature = targetFeature;
     }
 
     public static AgentConnection open(Target target) {
@@ -98,7 +100,7 @@ public final class AgentConnection implements AutoCloseable {
                 }
             }
             HeaptapMXBean bean = JMX.newMXBeanProxy(server, MBeanRegistration.objectName(), HeaptapMXBean.class);
-            return new AgentConnection(target, connector, bean);
+            return new AgentConnection(target, connector, bean, feature);
         } catch (IOException e) {
             throw lostOrFailed(target, e);
         } finally {
@@ -314,6 +316,10 @@ public final class AgentConnection implements AutoCloseable {
 
     public HeaptapMXBean heaptap() {
         return heaptap;
+    }
+
+    public int targetFeature() {
+        return targetFeature;
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.format.ProfileWriter;
 import io.heaptap.session.CaptureOptions;
+import io.heaptap.session.SamplerAccuracy;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -45,7 +46,7 @@ final class CaptureRun {
             if (interrupted) {
                 heaptap.stop();
             }
-            write(liveView.dump(heaptap), output);
+            write(connection, liveView.dump(heaptap), output);
             return interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
         } finally {
             interruption.finish();
@@ -57,9 +58,15 @@ final class CaptureRun {
                 options.maxStacks(), options.live(), options.liveBudget(), client);
     }
 
-    /** Encodes a profile here, in the CLI, straight into the output, and says so unless it went to the terminal. */
-    static void write(AllocationProfile profile, Output output) throws IOException {
+    /**
+     * Encodes a profile here, in the CLI, straight into the output, and says so (with the accuracy
+     * warning) unless the table went to the terminal.
+     */
+    static void write(AgentConnection connection, AllocationProfile profile, Output output) throws IOException {
         long bytes = output.write(out -> ProfileWriter.of(output.format()).write(profile, out));
+        if (!OutputFlags.quiet(output)) {
+            SamplerAccuracy.warningFor(connection.targetFeature()).ifPresent(w -> System.err.println("heaptap: warning: " + w));
+        }
         if (output.file() != null) {
             System.err.printf("heaptap: wrote %s (%s, %s)%n", output.file(), output.format().id(),
                     HumanUnits.formatBytes(bytes));

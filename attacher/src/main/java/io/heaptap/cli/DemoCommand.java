@@ -42,7 +42,7 @@ final class DemoCommand implements Callable<Integer> {
             try (AgentConnection connection = AgentConnection.open(target)) {
                 ExitCode code = CaptureRun.run(connection, options, Output.resolve("text", null), new LiveViewFlags(),
                         TargetCommand.client("demo"));
-                CaptureRun.write(new LiveViewFlags().dump(connection.heaptap()), htmlOut);
+                CaptureRun.write(connection, new LiveViewFlags().dump(connection.heaptap()), htmlOut);
                 System.err.println("heaptap: open " + htmlOut.file() + " in a browser for the flame graph");
                 return code.code();
             }

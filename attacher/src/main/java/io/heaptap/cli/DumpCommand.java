@@ -23,7 +23,7 @@ final class DumpCommand extends TargetCommand {
 
     @Override
     ExitCode run(AgentConnection connection) throws Exception {
-        CaptureRun.write(liveView.dump(connection.heaptap()), output);
+        CaptureRun.write(connection, liveView.dump(connection.heaptap()), output);
         return ExitCode.OK;
     }
 }

@@ -362,6 +362,7 @@ public final class Controller {
 
     private DumpHeader header(List<String> warnings, LiveProof proof) {
         long end = state == SessionState.RECORDING ? System.nanoTime() : stopNanos;
+        SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
         return new DumpHeader(target, startedAt, end - startNanos, warnings, gcMonitor.cost(), proof);
     }
 

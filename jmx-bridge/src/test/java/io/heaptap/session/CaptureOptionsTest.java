@@ -70,4 +70,11 @@ class CaptureOptionsTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> LeakWatchOptions.parse("5m", "15s", "1k", false)).getMessage()
                 .contains("below the minimum of 4 KiB"));
     }
+
+    @Test
+    void samplerAccuracyWarningBefore25Only() {
+        assertTrue(SamplerAccuracy.warningFor(17).orElseThrow().contains("JDK-8356372"));
+        assertTrue(SamplerAccuracy.warningFor(21).isPresent());
+        assertTrue(SamplerAccuracy.warningFor(25).isEmpty());
+    }
 }
