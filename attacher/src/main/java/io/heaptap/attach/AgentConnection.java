@@ -18,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -64,12 +65,16 @@ public final class AgentConnection implements AutoCloseable {
         VirtualMachine vm = attach(target);
         phases.mark("attach handshake");
         try {
-            Properties props = vm.getSystemProperties();
-            phases.mark("read the target's properties");
-            int feature = featureOf(props.getProperty("java.specification.version", "0"));
+            // The JDK's release file names the version without a round trip through the target's
+            // attach listener (90-290 ms measured on a loaded machine); its properties are the fallback.
+            Optional<String> released = ProcFiles.javaVersion(target.pid());
+            Properties props = released.isPresent() ? null : vm.getSystemProperties();
+            String version = released.orElseGet(() -> props.getProperty("java.version"));
+            int feature = featureOf(released.orElseGet(() -> props.getProperty("java.specification.version", "0")));
+            phases.mark("read the target's Java version");
             if (feature < MIN_TARGET_FEATURE) {
                 throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " runs Java "
-                        + props.getProperty("java.version") + "; heaptap needs Java " + MIN_TARGET_FEATURE + " or newer");
+                        + version + "; heaptap needs Java " + MIN_TARGET_FEATURE + " or newer");
             }
             JMXServiceURL url = new JMXServiceURL(vm.startLocalManagementAgent());
             phases.mark("JMX agent start in the target");
@@ -86,7 +91,8 @@ public final class AgentConnection implements AutoCloseable {
             phases.mark("JMX connect (what was left of it)");
             if (!registered) {
                 if (!loadedNow) {
-                    if (props.getProperty(MBeanRegistration.REGISTERED_PROPERTY) != null) {
+                    Properties now = props != null ? props : vm.getSystemProperties();
+                    if (now.getProperty(MBeanRegistration.REGISTERED_PROPERTY) != null) {
                         System.err.println("heaptap: the heaptap MBean was unregistered in pid " + target.pid()
                                 + " (by the application?); registering it again");
                     }
@@ -275,13 +281,14 @@ public final class AgentConnection implements AutoCloseable {
         }
     }
 
-    static int featureOf(String specVersion) {
-        String s = specVersion.startsWith("1.") ? specVersion.substring(2) : specVersion;
-        try {
-            return Integer.parseInt(s.split("\\.")[0]);
-        } catch (NumberFormatException e) {
-            return 0;
+    /** The feature release of a version ("17.0.15", "1.8.0_392", "25-ea", "21"); 0 if there is none. */
+    static int featureOf(String version) {
+        String s = version.startsWith("1.") ? version.substring(2) : version;
+        int end = 0;
+        while (end < s.length() && end < 9 && s.charAt(end) >= '0' && s.charAt(end) <= '9') {
+            end++;
         }
+        return end == 0 ? 0 : Integer.parseInt(s.substring(0, end));
     }
 
     /**

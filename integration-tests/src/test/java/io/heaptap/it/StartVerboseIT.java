@@ -44,7 +44,7 @@ class StartVerboseIT {
             String pid = Long.toString(target.pid());
             List<Phase> first = startVerbose(pid);
             List<String> names = first.stream().map(Phase::name).toList();
-            assertInOrder(names, "CLI JVM start", "attach handshake", "JMX agent start in the target", "native agent load",
+            assertInOrder(names, "CLI JVM start", "attach handshake", "read the target's Java version", "JMX agent start in the target", "native agent load",
                     "heaptap.jar load", "JMX connect", "start the capture", "first sample in the target");
             assertEquals(0, HeaptapCli.run("stop", pid).exitCode());
 
