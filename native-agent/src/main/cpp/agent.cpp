@@ -62,7 +62,7 @@ void markAttachListener(jvmtiEnv* jvmti, JNIEnv* jni) {
 
 void JNICALL onSampledObjectAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size) {
     Sampler* s = sampler;
-    if (s != nullptr && !isHeaptapThread(jvmti, thread)) {
+    if (s != nullptr && s->admit(size) && !isHeaptapThread(jvmti, thread)) {
         s->onSample(jni, thread, object, klass, size);
     }
 }
@@ -137,7 +137,7 @@ JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_initError(JNIE
 }
 
 // Returns null on success, or "<code>:<message>" with code as in StartResult.
-JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv* env, jclass, jlong interval,
+JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv* env, jclass, jlong interval, jlong jvmInterval,
                                                                        jlong durationNanos, jint depth, jint maxStacks,
                                                                        jint liveBudget, jlong largeThreshold,
                                                                        jint largeBudget) {
@@ -145,7 +145,7 @@ JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv*
         return env->NewStringUTF(("3:" + initError).c_str());
     }
     std::string error;
-    StartResult result = sampler->start(interval, durationNanos, limitsFrom(depth, maxStacks),
+    StartResult result = sampler->start(interval, jvmInterval, durationNanos, limitsFrom(depth, maxStacks),
                                         liveBudget > 0 ? static_cast<uint32_t>(liveBudget) : 0, largeThreshold,
                                         largeBudget > 0 ? static_cast<uint32_t>(largeBudget) : 2, error);
     if (result == StartResult::kOk) {

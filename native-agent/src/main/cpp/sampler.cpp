@@ -5,11 +5,12 @@
 #include "memoryRelease.h"
 #include "monotonicClock.h"
 #include "poissonWeights.h"
+#include "samplingThinner.h"
 
 Sampler::Sampler(jvmtiEnv* jvmti, const Limits& limits)
     : jvmti_(jvmti), limits_(limits), methods_(limits.maxMethods), store_(limits) {}
 
-StartResult Sampler::start(int64_t intervalBytes, int64_t durationNanos, const Limits& limits, uint32_t liveBudget,
+StartResult Sampler::start(int64_t intervalBytes, int64_t jvmIntervalBytes, int64_t durationNanos, const Limits& limits, uint32_t liveBudget,
                            int64_t largeThreshold, uint32_t largeBudget, std::string& error) {
     std::lock_guard<std::mutex> guard(control_);
     if (sampling_.load()) {
@@ -28,7 +29,10 @@ StartResult Sampler::start(int64_t intervalBytes, int64_t durationNanos, const L
         }
         holdsCapability_ = true;
     }
-    jvmtiError err = jvmti_->SetHeapSamplingInterval(static_cast<jint>(intervalBytes));
+    if (jvmIntervalBytes <= 0 || jvmIntervalBytes > intervalBytes) {
+        jvmIntervalBytes = intervalBytes;
+    }
+    jvmtiError err = jvmti_->SetHeapSamplingInterval(static_cast<jint>(jvmIntervalBytes));
     if (err != JVMTI_ERROR_NONE) {
         error = "SetHeapSamplingInterval failed with JVMTI error " + std::to_string(err);
         disableEvents();
@@ -45,6 +49,7 @@ StartResult Sampler::start(int64_t intervalBytes, int64_t durationNanos, const L
         live_.disable();
     }
     interval_.store(intervalBytes);
+    jvmInterval_.store(jvmIntervalBytes);
     depth_.store(limits.maxStackDepth);
     deadlineNanos_.store(monotonicNanos() + durationNanos);
     generation_.store(generation);
@@ -117,6 +122,18 @@ void Sampler::tableSizes(int64_t out[kTableSizes]) {
     out[7] = static_cast<int64_t>(store.stackFrames);
     out[8] = static_cast<int64_t>(store.sites);
     out[9] = static_cast<int64_t>(live_.weakRefsHeld());
+}
+
+bool Sampler::admit(jlong size) {
+    if (!sampling_.load(std::memory_order_acquire)) {
+        return false;
+    }
+    if (samplingThinner::firstInGeneration(generation_.load(std::memory_order_relaxed))) {
+        return false;
+    }
+    double keep = samplingThinner::keepProbability(size, jvmInterval_.load(std::memory_order_relaxed),
+                                                   interval_.load(std::memory_order_relaxed));
+    return keep >= 1.0 || samplingThinner::uniform() < keep;
 }
 
 void Sampler::onSample(JNIEnv* jni, jthread, jobject object, jclass klass, jlong size) {

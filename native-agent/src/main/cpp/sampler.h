@@ -31,7 +31,9 @@ class Sampler {
     Sampler(jvmtiEnv* jvmti, const Limits& limits);
 
     // liveBudget 0: no live tracking for this capture (objects tracked before stay tracked).
-    StartResult start(int64_t intervalBytes, int64_t durationNanos, const Limits& limits, uint32_t liveBudget,
+    // intervalBytes is the user's; the JVM samples at jvmIntervalBytes (<= intervalBytes) and
+    // admit() thins its samples down to intervalBytes (samplingThinner.h).
+    StartResult start(int64_t intervalBytes, int64_t jvmIntervalBytes, int64_t durationNanos, const Limits& limits, uint32_t liveBudget,
                       int64_t largeThreshold, uint32_t largeBudget, std::string& error);
     void stop();
     void clear(JNIEnv* jni);                      // forget everything, delete every weak reference
@@ -46,6 +48,8 @@ class Sampler {
         return store_.memoryBytes() + methods_.memoryBytes() + live_.memoryBytes() + buffers_.memoryBytes() + sizeof(Sampler);
     }
 
+    // The cheap first test of every JVMTI sample: false drops it (no stack walk, no lock).
+    bool admit(jlong size);
     void onSample(JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size);
 
   private:
@@ -56,6 +60,7 @@ class Sampler {
     std::atomic<bool> sampling_{false};
     std::atomic<int64_t> deadlineNanos_{0};
     std::atomic<int64_t> interval_{512 * 1024};
+    std::atomic<int64_t> jvmInterval_{512 * 1024};
     std::atomic<int32_t> depth_{64};
     std::atomic<uint64_t> generation_{0};
     bool holdsCapability_ = false;

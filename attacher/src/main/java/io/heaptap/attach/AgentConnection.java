@@ -16,9 +16,16 @@ import io.heaptap.nativeagent.NativeAgentException;
 import io.heaptap.nativeagent.NativeLibrary;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import javax.management.JMX;
 import javax.management.MBeanServerConnection;
@@ -50,22 +57,46 @@ public final class AgentConnection implements AutoCloseable {
     }
 
     public static AgentConnection open(Target target) {
+        return open(target, AttachPhases.NONE);
+    }
+
+    public static AgentConnection open(Target target, AttachPhases phases) {
         VirtualMachine vm = attach(target);
+        phases.mark("attach handshake");
         try {
-            Properties props = vm.getSystemProperties();
-            int feature = featureOf(props.getProperty("java.specification.version", "0"));
+            // The JDK's release file names the version without a round trip through the target's
+            // attach listener (90-290 ms measured on a loaded machine); its properties are the fallback.
+            Optional<String> released = ProcFiles.javaVersion(target.pid());
+            Properties props = released.isPresent() ? null : vm.getSystemProperties();
+            String version = released.orElseGet(() -> props.getProperty("java.version"));
+            int feature = featureOf(released.orElseGet(() -> props.getProperty("java.specification.version", "0")));
+            phases.mark("read the target's Java version");
             if (feature < MIN_TARGET_FEATURE) {
                 throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " runs Java "
-                        + props.getProperty("java.version") + "; heaptap needs Java " + MIN_TARGET_FEATURE + " or newer");
+                        + version + "; heaptap needs Java " + MIN_TARGET_FEATURE + " or newer");
             }
-            JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent()));
+            JMXServiceURL url = new JMXServiceURL(vm.startLocalManagementAgent());
+            phases.mark("JMX agent start in the target");
+            // The CLI's half of the JMX connection (RMI classes, handshake) overlaps the target's
+            // agent load on a first attach, instead of waiting for it.
+            CompletableFuture<JMXConnector> connecting = CompletableFuture.supplyAsync(() -> connect(url));
+            boolean loadedNow = !ProcFiles.heaptapLoaded(target.pid()).orElse(true);
+            if (loadedNow) {
+                loadAgent(vm, target, "", phases);
+            }
+            JMXConnector connector = join(connecting);
             MBeanServerConnection server = connector.getMBeanServerConnection();
-            if (!server.isRegistered(MBeanRegistration.objectName())) {
-                if (props.getProperty(MBeanRegistration.REGISTERED_PROPERTY) != null) {
-                    System.err.println("heaptap: the heaptap MBean was unregistered in pid " + target.pid()
-                            + " (by the application?); registering it again");
+            boolean registered = server.isRegistered(MBeanRegistration.objectName());
+            phases.mark("JMX connect (what was left of it)");
+            if (!registered) {
+                if (!loadedNow) {
+                    Properties now = props != null ? props : vm.getSystemProperties();
+                    if (now.getProperty(MBeanRegistration.REGISTERED_PROPERTY) != null) {
+                        System.err.println("heaptap: the heaptap MBean was unregistered in pid " + target.pid()
+                                + " (by the application?); registering it again");
+                    }
+                    loadAgent(vm, target, "", phases);
                 }
-                loadAgent(vm, target, "");
                 if (!server.isRegistered(MBeanRegistration.objectName())) {
                     String error = vm.getSystemProperties().getProperty(AgentLauncher.ERROR_PROPERTY);
                     connector.close();
@@ -79,6 +110,26 @@ public final class AgentConnection implements AutoCloseable {
             throw lostOrFailed(target, e);
         } finally {
             detachQuietly(vm);
+            phases.mark("detach");
+        }
+    }
+
+    private static JMXConnector connect(JMXServiceURL url) {
+        try {
+            return JMXConnectorFactory.connect(url);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static JMXConnector join(CompletableFuture<JMXConnector> connecting) throws IOException {
+        try {
+            return connecting.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof UncheckedIOException io) {
+                throw io.getCause();
+            }
+            throw e;
         }
     }
 
@@ -92,7 +143,7 @@ public final class AgentConnection implements AutoCloseable {
 
     private static VirtualMachine attach(Target target) {
         try {
-            return VirtualMachine.attach(Long.toString(target.pid()));
+            return attachWithoutWaitingLong(target);
         } catch (AttachNotSupportedException e) {
             if (ProcFiles.exitsWithin(target.pid(), EXIT_GRACE)) {
                 throw exited(target);
@@ -114,11 +165,58 @@ public final class AgentConnection implements AutoCloseable {
     }
 
     /**
+     * The JDK's attach to a JVM whose attach listener is not up yet signals it, then sleeps 100 ms,
+     * 200 ms more, 300 ms more... before looking for the listener's socket: a listener that came up
+     * after 5 ms costs 100 ms, one that came up after 110 ms (a busy target) costs 300 ms. So while
+     * the JDK's attach waits on a thread of its own, this one looks for the socket every 2 ms and
+     * attaches through it as soon as it is there (an attach to a running listener sends no signal
+     * and does not sleep). The JDK's attach, once it wakes, is detached.
+     */
+    private static VirtualMachine attachWithoutWaitingLong(Target target) throws AttachNotSupportedException, IOException {
+        String pid = Long.toString(target.pid());
+        if (ProcFiles.attachListenerRunning(target.pid())) {
+            return VirtualMachine.attach(pid);
+        }
+        CompletableFuture<VirtualMachine> jdkAttach = new CompletableFuture<>();
+        Thread signalling = new Thread(() -> {
+            try {
+                jdkAttach.complete(VirtualMachine.attach(pid));
+            } catch (Throwable t) {
+                jdkAttach.completeExceptionally(t);
+            }
+        }, "heaptap-attach");
+        signalling.setDaemon(true);
+        signalling.start();
+        while (true) {
+            try {
+                return jdkAttach.get(2, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException notYet) {
+                if (ProcFiles.attachListenerRunning(target.pid())) {
+                    VirtualMachine vm = VirtualMachine.attach(pid);
+                    jdkAttach.thenAccept(AgentConnection::detachQuietly);
+                    return vm;
+                }
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof AttachNotSupportedException a) {
+                    throw a;
+                }
+                if (e.getCause() instanceof IOException io) {
+                    throw io;
+                }
+                throw new IOException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while attaching");
+            }
+        }
+    }
+
+    /**
      * Loads libheaptap.so as a JVMTI agent (unless it is mapped already), then heaptap.jar. Loading
      * the library from here rather than with System.load inside the target keeps JDK 24+ from
      * printing a restricted-method warning into the application's stderr.
      */
-    private static void loadAgent(VirtualMachine vm, Target target, String agentArgs) throws IOException {
+    private static void loadAgent(VirtualMachine vm, Target target, String agentArgs, AttachPhases phases) throws IOException {
         try {
             if (!ProcFiles.heaptapLoaded(target.pid()).orElse(false)) {
                 // Concurrent first attaches all name the same file, which the JVM maps once.
@@ -128,8 +226,10 @@ public final class AgentConnection implements AutoCloseable {
                 } finally {
                     lib.loaded();
                 }
+                phases.mark("native agent load");
             }
             vm.loadAgent(heaptapJar().toString(), agentArgs);
+            phases.mark("heaptap.jar load (class loading and set-up in the target)");
         } catch (NativeAgentException e) {
             throw new HeaptapException(ExitCode.INTERNAL, e.getMessage());
         } catch (AgentLoadException | AgentInitializationException e) {
@@ -154,7 +254,7 @@ public final class AgentConnection implements AutoCloseable {
     public static Served serveWithoutJmx(Target target, String serveArguments) {
         VirtualMachine vm = attach(target);
         try {
-            loadAgent(vm, target, serveArguments);
+            loadAgent(vm, target, serveArguments, AttachPhases.NONE);
             Properties props = vm.getSystemProperties();
             String url = props.getProperty(HttpEndpoint.URL_PROPERTY);
             if (url == null) {
@@ -175,13 +275,14 @@ public final class AgentConnection implements AutoCloseable {
         return HeaptapJar.path().toAbsolutePath();
     }
 
-    static int featureOf(String specVersion) {
-        String s = specVersion.startsWith("1.") ? specVersion.substring(2) : specVersion;
-        try {
-            return Integer.parseInt(s.split("\\.")[0]);
-        } catch (NumberFormatException e) {
-            return 0;
+    /** The feature release of a version ("17.0.15", "1.8.0_392", "25-ea", "21"); 0 if there is none. */
+    static int featureOf(String version) {
+        String s = version.startsWith("1.") ? version.substring(2) : version;
+        int end = 0;
+        while (end < s.length() && end < 9 && s.charAt(end) >= '0' && s.charAt(end) <= '9') {
+            end++;
         }
+        return end == 0 ? 0 : Integer.parseInt(s.substring(0, end));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.heaptap.attach;
 import io.heaptap.nativeagent.NativeLibrary;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -89,6 +90,26 @@ final class ProcFiles {
         } catch (IOException | SecurityException | NumberFormatException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Whether the process publishes HotSpot's performance data ({@code hsperfdata_USER/PID} in its
+     * /tmp), which is what the Attach API lists JVMs by: looking for one file is much cheaper than
+     * listing every JVM on the machine and reading each one's data.
+     */
+    static boolean hasPerfData(long pid) {
+        for (Path tmp : new Path[] {Path.of("/proc", Long.toString(pid), "root", "tmp"), Path.of("/tmp")}) {
+            try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, "hsperfdata_*")) {
+                for (Path dir : dirs) {
+                    if (Files.isRegularFile(dir.resolve(Long.toString(pid)))) {
+                        return true;
+                    }
+                }
+            } catch (IOException | SecurityException e) {
+                // not ours to look at: try the next place
+            }
+        }
+        return false;
     }
 
     /**

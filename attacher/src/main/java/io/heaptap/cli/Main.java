@@ -1,5 +1,6 @@
 package io.heaptap.cli;
 
+import io.heaptap.attach.AttachPhases;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.exit.HeaptapException;
 import io.heaptap.profile.format.TerminalText;
@@ -23,6 +24,7 @@ import picocli.CommandLine.Command;
 public final class Main implements Runnable {
 
     public static void main(String[] args) {
+        AttachPhases.touch();
         int code = run(args);
         // During Ctrl-C the JVM is already shutting down: exiting again would block forever.
         if (!Interruption.shuttingDown()) {

@@ -1,6 +1,7 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.attach.AttachPhases;
 import io.heaptap.attach.MBeanRefusedException;
 import io.heaptap.attach.Target;
 import io.heaptap.attach.TargetResolver;
@@ -25,11 +26,19 @@ abstract class TargetCommand implements Callable<Integer> {
 
     abstract ExitCode run(AgentConnection connection) throws Exception;
 
+    /** Where the phases of reaching the target are recorded ({@code start --verbose}); nowhere by default. */
+    AttachPhases phases() {
+        return AttachPhases.NONE;
+    }
+
     @Override
     public final Integer call() throws Exception {
+        AttachPhases phases = phases();
         validate();
+        phases.mark("CLI arguments");
         Target t = TargetResolver.resolve(target);
-        try (AgentConnection connection = AgentConnection.open(t)) {
+        phases.mark("resolve the target");
+        try (AgentConnection connection = AgentConnection.open(t, phases)) {
             return run(connection).code();
         } catch (MBeanRefusedException e) {
             return withoutJmx(t, e).code();

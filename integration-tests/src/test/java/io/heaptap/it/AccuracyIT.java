@@ -25,19 +25,30 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Estimated allocations per site against a workload whose allocations are known exactly.
+ * Estimated allocations per site against a workload whose allocations are known exactly, at the
+ * default 512 KiB interval, on every JDK.
  *
- * <p>Tolerance: each site gets at least ~2,000 expected samples at the 512 KiB interval, so the
- * relative standard deviation of its estimate is at most ~2.3% and 10% is more than 4 sigma.
- * JDK 25 must meet it. Before JDK 25 HotSpot's sampler is biased (JDK-8356372); there the test
- * measures and reports the error (docs/accuracy.md) and checks the warning is given.
+ * <p>Tolerance: 5% per site. The workload is sized so that every site's relative standard
+ * deviation at 512 KiB is at most 1.2% (checked below from the truth, and reported from the
+ * profile's own 95% intervals), so 5% is more than 4 sigma. Before JDK 25 HotSpot's sampler is
+ * biased per site at large intervals (JDK-8356372; this workload's 64-byte site was +7 to +11% when
+ * the JVM sampled at 512 KiB); heaptap samples at 8 KiB there and thins in the agent, which this
+ * test holds to the same 5% as JDK 25.
  */
 class AccuracyIT {
-    static final double TOLERANCE = 0.10;
+    static final double TOLERANCE = 0.05;
+    static final long INTERVAL = 512 * 1024;
+    static final double SIGMAS = 4;
 
     record Site(String name, String method, String caller, long objects, long objectSize) {
         long bytes() {
             return objects * objectSize;
+        }
+
+        /** Relative standard deviation of a Poisson-weighted estimate of this site at the interval. */
+        double expectedRelativeSigma(long interval) {
+            double p = -Math.expm1(-(double) objectSize / interval);
+            return Math.sqrt((1 - p) / (p * objects));
         }
     }
 
@@ -69,7 +80,7 @@ class AccuracyIT {
         JsonNode profile;
         try (TargetJvm target = TargetJvm.start(jdk, KnownAllocations.class)) {
             String pid = Long.toString(target.pid());
-            Result started = HeaptapCli.run("start", pid, "--duration", "10m", "--interval", "512k");
+            Result started = HeaptapCli.run("start", pid, "--duration", "10m", "--interval", Long.toString(INTERVAL));
             assertEquals(0, started.exitCode(), started::toString);
             target.send("go");
             target.awaitLine("done", Duration.ofMinutes(3));
@@ -80,16 +91,20 @@ class AccuracyIT {
         }
 
         List<String> report = new ArrayList<>();
-        report.add(String.format(Locale.ROOT, "| %s | site | true bytes | estimated bytes | error | samples |", jdk));
+        report.add(String.format(Locale.ROOT,
+                "| %s | site | true bytes | estimated bytes | error | samples | sigma (expected) | sigma (reported) |", jdk));
         double worst = 0;
+        double worstReportedSigma = 0;
         double[] callerBytes = new double[2];
         for (Site site : truth()) {
             double[] est = site.caller() == null ? Profiles.siteTotals(profile, site.method(), "byte[]")
                     : callerTotals(profile, site.caller());
             double error = est[1] / site.bytes() - 1;
+            double reportedSigma = est[3] / est[1];
             worst = Math.max(worst, Math.abs(error));
-            report.add(String.format(Locale.ROOT, "| %s | %s | %,d | %,.0f | %+.1f%% | %,.0f |", jdk, site.name(), site.bytes(),
-                    est[1], 100 * error, est[2]));
+            worstReportedSigma = Math.max(worstReportedSigma, reportedSigma);
+            report.add(String.format(Locale.ROOT, "| %s | %s | %,d | %,.0f | %+.2f%% | %,.0f | %.2f%% | %.2f%% |", jdk, site.name(),
+                    site.bytes(), est[1], 100 * error, est[2], 100 * site.expectedRelativeSigma(INTERVAL), 100 * reportedSigma));
             if ("callerA".equals(site.caller())) {
                 callerBytes[0] = est[1];
             } else if ("callerB".equals(site.caller())) {
@@ -97,19 +112,24 @@ class AccuracyIT {
             }
         }
         double ratio = callerBytes[0] / callerBytes[1];
-        report.add(String.format(Locale.ROOT, "| %s | callerA / callerB (truth 3.00) | | %.2f | | |", jdk, ratio));
+        report.add(String.format(Locale.ROOT, "| %s | callerA / callerB (truth 2.00) | | %.2f | | | | |", jdk, ratio));
         String table = String.join("\n", report);
         System.out.println(table);
         Files.writeString(Paths.workDir("accuracy-jdk" + jdk.feature()).resolve("accuracy.md"), table + "\n");
 
-        boolean warned = profile.get("capture").get("warnings").toString().contains("biased");
-        if (jdk.feature() >= 25) {
-            assertTrue(worst <= TOLERANCE, "worst per-site error " + worst + " above " + TOLERANCE + "\n" + table);
-            assertTrue(Math.abs(ratio / 3.0 - 1) <= 0.13, "caller ratio " + ratio + "\n" + table);
-            assertTrue(!warned, "no accuracy warning on JDK 25+");
-        } else {
-            assertTrue(warned, "JDK " + jdk.feature() + " must carry the accuracy warning");
-            assertTrue(ratio > 1.5, "even a biased sampler tells the callers apart\n" + table);
+        assertTrue(worst <= TOLERANCE, "worst per-site error " + worst + " above " + TOLERANCE + "\n" + table);
+        // The 5% bound is at least 4 sigma by the profile's own uncertainty too (a little slack:
+        // the reported sigma is itself estimated from the samples).
+        assertTrue(SIGMAS * worstReportedSigma <= TOLERANCE * 1.1, "reported sigma " + worstReportedSigma + "\n" + table);
+        assertTrue(Math.abs(ratio / 2.0 - 1) <= SIGMAS * Math.sqrt(2) * 0.012, "caller ratio " + ratio + "\n" + table);
+        boolean warned = profile.get("capture").get("warnings").toString().contains("biased after allocations outside a TLAB");
+        assertEquals(jdk.feature() < 25, warned, "the warning before JDK 25 only (what thinning does not remove)");
+    }
+
+    @org.junit.jupiter.api.Test
+    void theWorkloadGivesEverySiteEnoughSamplesForA4SigmaBoundOf5Percent() {
+        for (Site site : truth()) {
+            assertTrue(SIGMAS * site.expectedRelativeSigma(INTERVAL) <= TOLERANCE, site + ": " + site.expectedRelativeSigma(INTERVAL));
         }
     }
 
@@ -118,15 +138,18 @@ class AccuracyIT {
         double objects = 0;
         double bytes = 0;
         double samples = 0;
+        double variance = 0;
         for (JsonNode site : profile.get("sites")) {
             JsonNode stack = site.get("stack");
             if (stack.size() > 1 && stack.get(0).get("method").asText().equals("record")
                     && stack.get(1).get("method").asText().equals(caller)) {
                 objects += site.get("estimatedObjects").asDouble();
                 bytes += site.get("estimatedBytes").asDouble();
+                double sigma = (site.get("estimatedBytesHigh").asDouble() - site.get("estimatedBytesLow").asDouble()) / (2 * 1.96);
+                variance += sigma * sigma;
                 samples += site.get("samples").asDouble();
             }
         }
-        return new double[] {objects, bytes, samples};
+        return new double[] {objects, bytes, samples, Math.sqrt(variance)};
     }
 }

@@ -58,7 +58,8 @@ public final class NativeAgent implements Sampler {
      */
     public void start(long intervalBytes, Duration duration, int stackDepth, int maxStacks, int liveBudget,
                       long largeThreshold, int largeBudget) throws NativeAgentException {
-        String failure = start0(intervalBytes, duration.toNanos(), stackDepth, maxStacks, liveBudget, largeThreshold,
+        long jvmInterval = JvmSamplingInterval.forRequested(Runtime.version().feature(), intervalBytes);
+        String failure = start0(intervalBytes, jvmInterval, duration.toNanos(), stackDepth, maxStacks, liveBudget, largeThreshold,
                 largeBudget);
         if (failure == null) {
             return;
@@ -248,7 +249,7 @@ public final class NativeAgent implements Sampler {
 
     private static native String initError();
 
-    private static native String start0(long intervalBytes, long durationNanos, int stackDepth, int maxStacks, int liveBudget,
+    private static native String start0(long intervalBytes, long jvmIntervalBytes, long durationNanos, int stackDepth, int maxStacks, int liveBudget,
                                         long largeThreshold, int largeBudget);
 
     private static native void maintainLive0();

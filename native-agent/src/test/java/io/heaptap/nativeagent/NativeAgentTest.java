@@ -210,6 +210,49 @@ class NativeAgentTest {
         retained.clear();
     }
 
+    /**
+     * Before JDK 25 the JVM samples at 8 KiB and the agent thins to the asked interval; on 25 the JVM
+     * samples at it. Either way the samples kept are as many as a Poisson sampler at the asked
+     * interval takes, and the estimates are unbiased. 200 MiB of byte[1000] at 64 KiB: ~3,000 samples,
+     * relative sd 1.8%, so 8% is over 4 sigma; the sample count's own sd is ~1.8% too (20% shows
+     * whether thinning happened: without it there would be 8 times as many).
+     */
+    @Test
+    void samplesThinnedFromTheJvmIntervalAreAsManyAsAskedAndUnbiased() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        long interval = 64 * 1024;
+        int small = 200 * 1024 * 1024 / 1016;
+        int large = 500;
+        agent.start(interval, Duration.ofMinutes(1), 64, 1024, 0, 0, 2);
+        for (int i = 0; i < small; i++) {
+            sink = new byte[1000];     // 1,016 bytes
+            if (i % (small / large) == 0) {
+                sink = new byte[200_000];  // 200,016 bytes, kept with p = 95%
+            }
+        }
+        agent.stop();
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
+        List<AllocationSite> mine = snapshot.sites().stream().filter(s -> s.type().equals("byte[]")
+                && s.stack().get(0).methodName().equals("samplesThinnedFromTheJvmIntervalAreAsManyAsAskedAndUnbiased")).toList();
+        double smallBytes = 0;
+        double largeBytes = 0;
+        long smallSamples = 0;
+        for (AllocationSite s : mine) {
+            if (s.estimatedBytes() / s.estimatedObjects() < 10_000) {  // the two lines are two sites
+                smallBytes += s.allocatedBytes().value();
+                smallSamples += s.samples();
+            } else {
+                largeBytes += s.allocatedBytes().value();
+            }
+        }
+        double expectedSamples = small * -Math.expm1(-1016.0 / interval);
+        assertTrue(Math.abs(smallSamples / expectedSamples - 1) < 0.2, smallSamples + " samples, expected " + expectedSamples);
+        assertTrue(Math.abs(smallBytes / (small * 1016.0) - 1) < 0.08, "small estimate/truth " + smallBytes / (small * 1016.0));
+        int largeCount = (small - 1) / (small / large) + 1;
+        assertTrue(Math.abs(largeBytes / (largeCount * 200_016.0) - 1) < 0.08, "large estimate/truth " + largeBytes / (largeCount * 200_016.0));
+        agent.clear();
+    }
+
     @Test
     void aFullTableIsThinnedNotFrozenAndStaysUnbiased() throws Exception {
         NativeAgent agent = NativeAgent.get();

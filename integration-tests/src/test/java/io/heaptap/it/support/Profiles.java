@@ -51,20 +51,23 @@ public final class Profiles {
         }
     }
 
-    /** The site in a JSON profile whose innermost frame is {@code method} of {@code type}, summed. */
+    /** The site in a JSON profile whose innermost frame is {@code method} of {@code type}, summed: objects, bytes, samples and the bytes' standard error (from the 95% intervals). */
     public static double[] siteTotals(JsonNode profile, String method, String type) {
         double objects = 0;
         double bytes = 0;
         long samples = 0;
+        double variance = 0;
         for (JsonNode site : profile.get("sites")) {
             JsonNode stack = site.get("stack");
             if (site.get("type").asText().equals(type) && stack.size() > 0
                     && stack.get(0).get("method").asText().equals(method)) {
                 objects += site.get("estimatedObjects").asDouble();
                 bytes += site.get("estimatedBytes").asDouble();
+                double sigma = (site.get("estimatedBytesHigh").asDouble() - site.get("estimatedBytesLow").asDouble()) / (2 * 1.96);
+                variance += sigma * sigma;
                 samples += site.get("samples").asLong();
             }
         }
-        return new double[] {objects, bytes, samples};
+        return new double[] {objects, bytes, samples, Math.sqrt(variance)};
     }
 }

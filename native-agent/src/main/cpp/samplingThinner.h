@@ -1,0 +1,53 @@
+// Why: before JDK 25 HotSpot's heap sampler is biased per site whenever a thread allocates outside
+// its TLAB, and the bias grows with the interval (JDK-8356372; about 0.5% at 8 KiB, 25-40% at
+// 512 KiB). So on those JDKs the JVM samples at a small interval R and the agent keeps each JVMTI
+// sample of an s-byte object with probability q = p(s, Reff) / p(s, R), p(s, R) = 1 - exp(-s/R):
+// a kept object was then included with probability p(s, Reff) exactly, the inclusion of a Poisson
+// sampler at the user's interval Reff, and weighs s / p(s, Reff). A dropped sample costs two
+// expm1 and a random number here: no stack walk, no lock, no JVMTI call.
+//
+// Also here: each thread's first JVMTI sample after sampling is enabled is dropped. Its threshold
+// was drawn before this capture (under another interval, or 0 for a thread born while sampling
+// was off on JDK 11-24, which samples its first allocation whatever its size).
+#pragma once
+#include <cmath>
+#include <cstdint>
+
+#include "monotonicClock.h"
+
+namespace samplingThinner {
+
+// Uniform in [0, 1) from a per-thread xorshift64*; seeded on first use from the thread's own
+// address and the clock, so threads do not share sequences.
+inline double uniform() {
+    static thread_local uint64_t state = 0;
+    if (state == 0) {
+        state = (reinterpret_cast<uintptr_t>(&state) * 0x9E3779B97F4A7C15ull) ^ static_cast<uint64_t>(monotonicNanos());
+        if (state == 0) state = 0x2545F4914F6CDD1Dull;
+    }
+    state ^= state >> 12;
+    state ^= state << 25;
+    state ^= state >> 27;
+    return static_cast<double>((state * 0x2545F4914F6CDD1Dull) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+// Keep probability of an s-byte sample taken by the JVM at jvmInterval, for the user's interval.
+inline double keepProbability(int64_t size, int64_t jvmInterval, int64_t interval) {
+    if (interval <= jvmInterval || size <= 0 || jvmInterval <= 0) {
+        return 1.0;
+    }
+    double s = static_cast<double>(size);
+    return std::expm1(-s / static_cast<double>(interval)) / std::expm1(-s / static_cast<double>(jvmInterval));
+}
+
+// True the first time this thread asks in a capture (generation): that sample is to be dropped.
+inline bool firstInGeneration(uint64_t generation) {
+    static thread_local uint64_t seen = 0;
+    if (seen == generation) {
+        return false;
+    }
+    seen = generation;
+    return true;
+}
+
+}  // namespace samplingThinner
