@@ -73,8 +73,27 @@ public final class BenchSuite {
                 jdks(opts.get("jdks")), sections(opts.get("only")));
         Path out = Path.of(opts.getOrDefault("out", "bench/RESULTS.md"));
         suite.runAll(String.join(" ", args));
-        Files.writeString(out, String.join("\n", suite.report) + "\n");
+        Files.writeString(out, String.join("\n", suite.report) + "\n" + earlierRuns(out));
         System.out.println("wrote " + out);
+    }
+
+    static final String EARLIER = "# Earlier runs (newest first)";
+
+    /**
+     * What the results file held before this run, kept below it: the file is the benchmarks'
+     * history, and a run must not erase the runs before it.
+     */
+    static String earlierRuns(Path out) throws IOException {
+        if (!Files.exists(out)) {
+            return "";
+        }
+        String old = Files.readString(out).replaceFirst("\\A# heaptap benchmark results\\s*", "");
+        int mark = old.indexOf(EARLIER);
+        String latest = mark < 0 ? old : old.substring(0, mark);
+        String rest = mark < 0 ? "" : old.substring(mark + EARLIER.length()).stripLeading();
+        java.util.regex.Matcher date = java.util.regex.Pattern.compile("- date: (\\S+)").matcher(latest);
+        String title = "## The run of " + (date.find() ? date.group(1) : "an earlier date");
+        return "\n" + EARLIER + "\n\n" + title + "\n\n" + latest.strip() + "\n" + (rest.isEmpty() ? "" : "\n" + rest);
     }
 
     /** "--only accuracy,speed": a comma-separated subset of {@link #SECTIONS}. */
