@@ -34,6 +34,7 @@ final class LiveTracker implements NotificationListener {
     private final List<NotificationEmitter> emitters = new ArrayList<>();
     private Thread thread;
     private volatile MarkingClock markings = new MarkingClock();
+    private volatile G1ConcurrentPauses g1Pauses;  // JDK 11-19's G1 only
 
     LiveTracker(Sampler agent) {
         this.agent = agent;
@@ -43,7 +44,11 @@ final class LiveTracker implements NotificationListener {
         if (thread != null) {
             return;
         }
-        markings = new MarkingClock();
+        MarkingClock clock = new MarkingClock();
+        List<String> beans = ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList();
+        g1Pauses = G1ConcurrentPauses.needed(beans) ? new G1ConcurrentPauses(LiveTracker::gcCount, agent::gcFinishes, System::nanoTime, clock) : null;
+        markings = clock;
+        countG1Pauses();  // the first reading: pauses before it prove nothing of this clock's
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc instanceof NotificationEmitter emitter) {
                 emitter.addNotificationListener(this, null, null);
@@ -90,14 +95,26 @@ final class LiveTracker implements NotificationListener {
                 } catch (RuntimeException e) {
                     // a notification heaptap cannot read proves nothing: the clock stays where it was
                 }
+                countG1Pauses();
                 collections.release();
             }
         }
     }
 
-    /** The liveness-proof clock of the current tracking (a new one after each reset). */
+    /**
+     * The liveness-proof clock of the current tracking (a new one after each reset), up to date: on
+     * JDK 11-19's G1 the concurrent pauses since the last collection's notification are counted first.
+     */
     MarkingClock markings() {
+        countG1Pauses();
         return markings;
+    }
+
+    private void countG1Pauses() {
+        G1ConcurrentPauses pauses = g1Pauses;
+        if (pauses != null) {
+            pauses.update();
+        }
     }
 
     private void run() {
