@@ -26,7 +26,10 @@ import javax.management.openmbean.CompositeData;
  * HotSpot collector sends (ZGC and Shenandoah post no JVMTI GC events).
  */
 final class LiveTracker implements NotificationListener {
-    /** Also clean now and then without a GC, so thinned entries' references do not wait long. */
+    /**
+     * Also clean now and then without a GC, so thinned entries' references do not wait long, and read
+     * JDK 11-19 G1's concurrent pauses (their times are known only to within two readings).
+     */
     static final long IDLE_CLEAN_MILLIS = 1000;
 
     private final Sampler agent;
@@ -123,6 +126,7 @@ final class LiveTracker implements NotificationListener {
                 collections.tryAcquire(IDLE_CLEAN_MILLIS, TimeUnit.MILLISECONDS);
                 collections.drainPermits();
                 agent.maintainLive();
+                countG1Pauses();  // at least once a second: a concurrent pause's lower bound is never older than that
             }
         } catch (InterruptedException e) {
             // stop() asked us to end
