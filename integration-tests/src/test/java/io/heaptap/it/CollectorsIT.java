@@ -92,8 +92,12 @@ class CollectorsIT {
         }
         try (TargetJvm target = TargetJvm.start(jdk, Quiet.class, args)) {
             String pid = Long.toString(target.pid());
+            // The capture's count begins during "start": a cycle of the collector's own (ZGC's warm-up) may end
+            // during it, logged before "start" returns yet counted. So the count is bounded by the log read
+            // around "start" on one side and around the final dumps on the other.
+            long beforeStart = wholeHeapMarkings(Files.readAllLines(log), gc, extra);
             assertEquals(0, HeaptapCli.run("start", pid, "--duration", "5m").exitCode());
-            long before = wholeHeapMarkings(Files.readAllLines(log), gc, extra);
+            long afterStart = wholeHeapMarkings(Files.readAllLines(log), gc, extra);
             target.send("fill");
             target.awaitLine("filled", Duration.ofSeconds(60));
             for (int i = 0; i < 2; i++) {
@@ -102,18 +106,19 @@ class CollectorsIT {
             }
             Result r = HeaptapCli.run("dump", pid, "--format", "json", "--gc");
             assertEquals(0, r.exitCode(), r::toString);
-            long logged = wholeHeapMarkings(Files.readAllLines(log), gc, extra) - before;
-            // A concurrent collector may add a cycle of its own meanwhile: the log says how many ran.
+            long logged = wholeHeapMarkings(Files.readAllLines(log), gc, extra) - afterStart;
             assertTrue(logged >= 3, "the collector logged the two System.gc() and the forced collection: " + logged);
-            long expected = logged;
             // The notifications of the two System.gc() may still be on their way: wait for them, not for time.
             long[] counted = new long[1];
-            Wait.until("the clock to count " + expected + " markings", Duration.ofSeconds(30), () -> {
+            Wait.until("the clock to count " + logged + " markings", Duration.ofSeconds(30), () -> {
                 Result d = HeaptapCli.run("dump", pid, "--format", "json");
                 counted[0] = Profiles.json(d.stdout()).get("live").get("markings").get("inCapture").asLong();
-                return counted[0] >= expected;
+                return counted[0] >= logged;
             });
-            assertEquals(expected, counted[0], "markings counted once each, as logged");
+            // A concurrent collector may add a cycle of its own meanwhile: the log says how many ran.
+            long loggedAtMost = wholeHeapMarkings(Files.readAllLines(log), gc, extra) - beforeStart;
+            assertTrue(counted[0] <= loggedAtMost, "markings counted once each, as logged: " + counted[0] + " counted, "
+                    + logged + " to " + loggedAtMost + " logged");
             String limitation = Profiles.json(r.stdout()).get("live").get("markings").get("limitation").asText();
             // Generational ZGC (the only ZGC on 25) proves only on request.
             boolean limited = gc.equals("UseZGC") && jdk.feature() >= 24;
