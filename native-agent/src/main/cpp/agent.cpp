@@ -171,6 +171,10 @@ JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_setGcCount0(JNIEn
     if (sampler != nullptr) sampler->live().setJavaGcCount(static_cast<uint64_t>(count));
 }
 
+JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_gcFinishes0(JNIEnv*, jclass) {
+    return sampler != nullptr ? static_cast<jlong>(sampler->live().jvmtiGcFinishes()) : 0;
+}
+
 JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_weakRefs0(JNIEnv*, jclass) {
     return sampler != nullptr ? static_cast<jlong>(sampler->live().weakRefsHeld()) : 0;
 }

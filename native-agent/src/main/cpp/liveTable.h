@@ -92,6 +92,9 @@ class LiveTable {
     // JVMTI GarbageCollectionFinish events, which are counted exactly when each GC ends.
     void setJavaGcCount(uint64_t count) { javaGcCount_.store(count, std::memory_order_release); }
     void onGcFinish() { jvmtiGcFinishes_.fetch_add(1, std::memory_order_acq_rel); }
+    // JVMTI GarbageCollectionFinish events so far (while tracking enabled them). On G1 they include the
+    // Remark and Cleanup pauses that no GC MXBean counts before JDK 20: the Java side tells them apart.
+    uint64_t jvmtiGcFinishes() const { return jvmtiGcFinishes_.load(std::memory_order_acquire); }
     uint64_t gcEpoch() const;
     uint64_t weakRefsHeld() const { return weakRefs_.load(); }
     uint64_t memoryBytes();

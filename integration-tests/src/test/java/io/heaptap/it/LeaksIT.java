@@ -140,6 +140,29 @@ class LeaksIT {
         }
     }
 
+    /**
+     * G1's own concurrent cycles decide without --gc: on a 512 MiB heap this target starts one every second
+     * or so. JDK 17 reports them to no GC bean (heaptap counts their pauses from JVMTI GC events), 25 to
+     * {@code G1 Concurrent GC}: on both, the watch sees markings and the leak is first and alone.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.heaptap.it.support.Jdk#all")
+    void g1sOwnConcurrentCyclesDecideWithoutGc(Jdk jdk) throws Exception {
+        try (TargetJvm target = TargetJvm.start(jdk, LeakyService.class, List.of("-Xmx512m", "-XX:+UseG1GC"))) {
+            Result r = HeaptapCli.run("leaks", Long.toString(target.pid()), "--duration", "20s", "--every", "5s", "--format", "json");
+            assertEquals(0, r.exitCode(), r::toString);
+            JsonNode report = Profiles.json(r.stdout());
+            JsonNode sites = report.get("sites");
+            assertTrue(report.get("watch").get("markings").asInt() >= 2, () -> report.get("watch") + "\n" + summary(sites));
+            JsonNode leak = site(sites, "leakSome", "byte[]");
+            assertEquals(1, leak.get("rank").asInt(), () -> summary(sites));
+            assertEquals("leak suspect", leak.get("verdict").asText(), () -> summary(sites));
+            assertEquals(1, report.get("watch").get("leakSuspects").asInt(), () -> summary(sites));
+            System.out.println("LeaksIT " + jdk + " G1 -Xmx512m without --gc: markings " + report.get("watch").get("markings") + "\n"
+                    + summary(sites));
+        }
+    }
+
     static Stream<Arguments> collectors() {
         List<Arguments> runs = new ArrayList<>();
         for (Jdk jdk : Jdk.all()) {

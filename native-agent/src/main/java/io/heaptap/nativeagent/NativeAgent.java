@@ -91,6 +91,15 @@ public final class NativeAgent implements Sampler {
         setGcCount0(count);
     }
 
+    /**
+     * JVMTI GarbageCollectionFinish events counted so far (monotonic; events are on while objects are
+     * tracked). Every stop-the-world pause posts one, G1's Remark and Cleanup included, which JDK 11-19
+     * count in no GC MXBean.
+     */
+    public long gcFinishes() {
+        return gcFinishes0();
+    }
+
     /** JNI weak references the agent holds now; 0 after {@link #clear}. */
     public long weakRefs() {
         return weakRefs0();
@@ -255,6 +264,8 @@ public final class NativeAgent implements Sampler {
     private static native void maintainLive0();
 
     private static native void setGcCount0(long count);
+
+    private static native long gcFinishes0();
 
     private static native long weakRefs0();
 

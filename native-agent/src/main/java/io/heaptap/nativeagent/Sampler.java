@@ -20,6 +20,8 @@ public interface Sampler {
 
     void setGcCount(long count);
 
+    long gcFinishes();
+
     long weakRefs();
 
     boolean forceGc();

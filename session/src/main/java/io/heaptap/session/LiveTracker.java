@@ -26,7 +26,10 @@ import javax.management.openmbean.CompositeData;
  * HotSpot collector sends (ZGC and Shenandoah post no JVMTI GC events).
  */
 final class LiveTracker implements NotificationListener {
-    /** Also clean now and then without a GC, so thinned entries' references do not wait long. */
+    /**
+     * Also clean now and then without a GC, so thinned entries' references do not wait long, and read
+     * JDK 11-19 G1's concurrent pauses (their times are known only to within two readings).
+     */
     static final long IDLE_CLEAN_MILLIS = 1000;
 
     private final Sampler agent;
@@ -34,6 +37,7 @@ final class LiveTracker implements NotificationListener {
     private final List<NotificationEmitter> emitters = new ArrayList<>();
     private Thread thread;
     private volatile MarkingClock markings = new MarkingClock();
+    private volatile G1ConcurrentPauses g1Pauses;  // JDK 11-19's G1 only
 
     LiveTracker(Sampler agent) {
         this.agent = agent;
@@ -43,7 +47,11 @@ final class LiveTracker implements NotificationListener {
         if (thread != null) {
             return;
         }
-        markings = new MarkingClock();
+        MarkingClock clock = new MarkingClock();
+        List<String> beans = ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList();
+        g1Pauses = G1ConcurrentPauses.needed(beans) ? new G1ConcurrentPauses(LiveTracker::gcCount, agent::gcFinishes, System::nanoTime, clock) : null;
+        markings = clock;
+        countG1Pauses();  // the first reading: pauses before it prove nothing of this clock's
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc instanceof NotificationEmitter emitter) {
                 emitter.addNotificationListener(this, null, null);
@@ -90,14 +98,26 @@ final class LiveTracker implements NotificationListener {
                 } catch (RuntimeException e) {
                     // a notification heaptap cannot read proves nothing: the clock stays where it was
                 }
+                countG1Pauses();
                 collections.release();
             }
         }
     }
 
-    /** The liveness-proof clock of the current tracking (a new one after each reset). */
+    /**
+     * The liveness-proof clock of the current tracking (a new one after each reset), up to date: on
+     * JDK 11-19's G1 the concurrent pauses since the last collection's notification are counted first.
+     */
     MarkingClock markings() {
+        countG1Pauses();
         return markings;
+    }
+
+    private void countG1Pauses() {
+        G1ConcurrentPauses pauses = g1Pauses;
+        if (pauses != null) {
+            pauses.update();
+        }
     }
 
     private void run() {
@@ -106,6 +126,7 @@ final class LiveTracker implements NotificationListener {
                 collections.tryAcquire(IDLE_CLEAN_MILLIS, TimeUnit.MILLISECONDS);
                 collections.drainPermits();
                 agent.maintainLive();
+                countG1Pauses();  // at least once a second: a concurrent pause's lower bound is never older than that
             }
         } catch (InterruptedException e) {
             // stop() asked us to end

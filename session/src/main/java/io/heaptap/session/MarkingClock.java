@@ -20,16 +20,18 @@ import java.util.concurrent.TimeUnit;
  * and generational ZGC's {@code ZGC Major Cycles} when asked for explicitly, see {@link #EXPLICIT_CAUSES}):
  * the marking starts with the cycle, and objects allocated during it count as live without being
  * examined, so the cycle's start bounds what it proves;</li>
- * <li>G1's concurrent cycles, seen (JDK 20+) as the Remark and Cleanup pauses of {@code G1 Concurrent
- * GC}. The notification does not say which of the two a pause is, nor when the cycle's marking
- * began (at an earlier young pause), so each such pause proves only what was allocated before the
- * end of the one two notifications earlier: that one ended before this cycle's marking began,
- * whether this pause is the Remark or the Cleanup after it;</li>
+ * <li>G1's concurrent cycles, seen as their Remark and Cleanup pauses: on JDK 20+ through the
+ * {@code G1 Concurrent GC} bean, on JDK 11-19 (no such bean) through {@link G1ConcurrentPauses}, from the
+ * JVM's GC events. Neither says when a cycle's marking began (at an earlier young pause), so concurrent
+ * pause {@code n} proves only what was allocated before pause {@code n-3} ended. Cycles run one after
+ * another, each Remark then Cleanup: whichever of the two pause {@code n} is, the last marking completed
+ * by then began after pause {@code n-3} ended, even when one Remark in between only restarted a marking
+ * whose mark stack overflowed (it completes nothing). Two back would not do at such a Remark: the last
+ * completed marking ended at Remark {@code n-2} and began before it. (Two overflows in one cycle, rarer
+ * still, would prove too much until that cycle's completing Remark.);</li>
  * <li>heaptap's own forced collections ({@link #forced}): JVMTI's ForceGarbageCollection returns once
  * a whole-heap collection that began after the call has completed, on every collector.</li>
  * </ul>
- * JDK 17's G1 reports its concurrent cycles to no management bean (the {@code G1 Concurrent GC} bean
- * came with JDK 20), so there only full collections prove liveness ({@link #limitation()}).
  *
  * <p>The collector's times are milliseconds since the JVM's management started, a little after the
  * uptime's origin: mapped onto {@link System#nanoTime()} through the uptime, they come out a little
@@ -53,7 +55,7 @@ final class MarkingClock {
         NONE,
         /** A stop-the-world full collection, or a concurrent cycle that marks the whole heap: bounded by its start. */
         WHOLE_HEAP,
-        /** A pause of G1's concurrent cycle (Remark or Cleanup): bounded by the end of the pause two before. */
+        /** A pause of G1's concurrent cycle (Remark or Cleanup): bounded by the end of the pause three before. */
         G1_CONCURRENT_PAUSE;
 
         static Kind ofBean(String name) {
@@ -77,8 +79,9 @@ final class MarkingClock {
     private long provenBeforeNanos = Long.MIN_VALUE;
     private long lastCompletedNanos;
     private boolean anyCompleted;
-    private long g1PauseEndNanos1 = Long.MIN_VALUE;  // the last G1 concurrent pause's end
-    private long g1PauseEndNanos2 = Long.MIN_VALUE;  // the one before it
+    /** Ends of the last three G1 concurrent pauses, newest first (or lower bounds of them, see {@link #onG1ConcurrentPauses}). */
+    private final long[] g1PauseEnds = {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE};
+    private long g1PausesFromEvents;
 
     MarkingClock() {
         this(System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(ManagementFactory.getRuntimeMXBean().getUptime() + 1),
@@ -108,10 +111,6 @@ final class MarkingClock {
             return "generational ZGC's own major cycles leave young objects' weak references alone: only System.gc() and"
                     + " the collections heaptap forces (--gc) prove liveness here";
         }
-        if (beanNames.contains("G1 Old Generation") && !beanNames.contains("G1 Concurrent GC")) {
-            return "this JDK's G1 reports its concurrent cycles to no management bean (JDK 20 added one): only full"
-                    + " collections, and those heaptap forces (--gc), prove liveness here";
-        }
         if (beanNames.stream().noneMatch(n -> Kind.ofBean(n) != Kind.NONE)) {
             return "heaptap knows no whole-heap marking of this collector (" + String.join(", ", beanNames)
                     + "): nothing is proven live, not even by a forced collection";
@@ -127,27 +126,40 @@ final class MarkingClock {
         }
         long start = originNanos + TimeUnit.MILLISECONDS.toNanos(startMillis);
         long end = originNanos + TimeUnit.MILLISECONDS.toNanos(endMillis);
-        long bound;
-        boolean counts;
         if (kind == Kind.G1_CONCURRENT_PAUSE) {
-            bound = g1PauseEndNanos2;
-            g1PauseEndNanos2 = g1PauseEndNanos1;
-            g1PauseEndNanos1 = end;
             // Remark and Cleanup alternate: the bean's own count (the GcInfo id) is odd at a Remark. A
-            // marking restarted for mark-stack overflow adds a Remark and shifts this count, not the bound.
-            counts = id % 2 == 1;
-        } else {
-            bound = start;
-            counts = true;
+            // marking restarted for mark-stack overflow adds a Remark and shifts this count.
+            g1ConcurrentPause(end, id % 2 == 1);
+            return;
         }
-        provenBeforeNanos = Math.max(provenBeforeNanos, bound);
-        if (counts) {
-            // heaptap's own forced collections are counted by forced(); their notifications may come
-            // before or after it, so only forced collections beyond heaptap's own count here.
-            if (FORCED_CAUSE.equals(cause) && ++forcedNotifications <= forcedCalls) {
-                return;
-            }
-            complete(end);
+        provenBeforeNanos = Math.max(provenBeforeNanos, start);
+        // heaptap's own forced collections are counted by forced(); their notifications may come
+        // before or after it, so only forced collections beyond heaptap's own count here.
+        if (FORCED_CAUSE.equals(cause) && ++forcedNotifications <= forcedCalls) {
+            return;
+        }
+        complete(end);
+    }
+
+    /**
+     * JDK 11-19's G1: {@code count} concurrent pauses (Remark or Cleanup), seen by {@link G1ConcurrentPauses},
+     * each of which ended after {@code endedAfterNanos}. That lower bound stands in for the pause's end, which
+     * proves less, never more. Which of them is a Remark is unknown, so a marking is counted at every second
+     * one: never more than the Remarks that ran.
+     */
+    synchronized void onG1ConcurrentPauses(long count, long endedAfterNanos) {
+        for (long i = 0; i < count; i++) {
+            g1ConcurrentPause(endedAfterNanos, ++g1PausesFromEvents % 2 == 0);
+        }
+    }
+
+    private void g1ConcurrentPause(long endNanos, boolean completesMarking) {
+        provenBeforeNanos = Math.max(provenBeforeNanos, g1PauseEnds[2]);
+        g1PauseEnds[2] = g1PauseEnds[1];
+        g1PauseEnds[1] = g1PauseEnds[0];
+        g1PauseEnds[0] = endNanos;
+        if (completesMarking) {
+            complete(endNanos);
         }
     }
 

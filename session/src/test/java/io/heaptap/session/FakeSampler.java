@@ -65,6 +65,11 @@ final class FakeSampler implements Sampler {
     }
 
     @Override
+    public long gcFinishes() {
+        return 0;
+    }
+
+    @Override
     public long weakRefs() {
         return 0;
     }

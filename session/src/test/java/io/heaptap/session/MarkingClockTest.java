@@ -54,17 +54,36 @@ class MarkingClockTest {
     }
 
     @Test
-    void aG1PauseProvesOnlyWhatCameBeforeThePauseTwoEarlier() {
+    void aG1PauseProvesOnlyWhatCameBeforeThePauseThreeEarlier() {
         MarkingClock c = new MarkingClock(ORIGIN, List.of("G1 Young Generation", "G1 Concurrent GC", "G1 Old Generation"));
         c.onCollection("G1 Concurrent GC", "No GC", 1, 1000, 1001);  // Remark of cycle 1: its start is unknown
-        assertEquals(Long.MIN_VALUE, c.provenBeforeNanos());
         c.onCollection("G1 Concurrent GC", "No GC", 2, 1040, 1041);  // Cleanup of cycle 1
-        assertEquals(Long.MIN_VALUE, c.provenBeforeNanos());
         c.onCollection("G1 Concurrent GC", "No GC", 3, 5000, 5002);  // Remark of cycle 2: it began after cycle 1's Cleanup
-        assertEquals(at(1001), c.provenBeforeNanos(), "the end of the pause two notifications back");
+        assertEquals(Long.MIN_VALUE, c.provenBeforeNanos(), "cycle 1 began at an unknown time");
         c.onCollection("G1 Concurrent GC", "No GC", 4, 5050, 5051);  // Cleanup of cycle 2
-        assertEquals(at(1041), c.provenBeforeNanos());
-        assertEquals(2, c.completed(), "a marking per Remark (odd count)");
+        assertEquals(at(1001), c.provenBeforeNanos(), "the end of the pause three notifications back");
+        c.onCollection("G1 Concurrent GC", "No GC", 5, 9000, 9003);  // a Remark of cycle 3 that overflowed: completes nothing
+        assertEquals(at(1041), c.provenBeforeNanos(), "cycle 2, the last completed, began after cycle 1's Cleanup; not after its Remark");
+        c.onCollection("G1 Concurrent GC", "No GC", 6, 9500, 9504);  // cycle 3's completing Remark
+        assertEquals(at(5002), c.provenBeforeNanos());
+        assertEquals(3, c.completed(), "a marking per Remark (odd count), the overflowed one too");
+    }
+
+    @Test
+    void jdk11To19G1PausesFromGcEventsCountEverySecondAndProveWhatCameBeforeTheThirdBack() {
+        MarkingClock c = new MarkingClock(ORIGIN, List.of("G1 Young Generation", "G1 Old Generation"));
+        assertEquals("", c.limitation(), "the concurrent cycles are seen");
+        c.onG1ConcurrentPauses(1, at(1000));  // a Remark or a Cleanup: unknown which
+        assertEquals(0, c.completed());
+        c.onG1ConcurrentPauses(2, at(2000));
+        assertEquals(1, c.completed(), "three pauses hold at least one Remark; counted at every second");
+        assertEquals(Long.MIN_VALUE, c.provenBeforeNanos());
+        c.onG1ConcurrentPauses(1, at(3000));
+        assertEquals(2, c.completed());
+        assertEquals(at(1000), c.provenBeforeNanos(), "the fourth pause proves what came before the first one's lower bound");
+        c.onG1ConcurrentPauses(2, at(4000));
+        assertEquals(3, c.completed());
+        assertEquals(at(2000), c.provenBeforeNanos());
     }
 
     @Test
@@ -85,9 +104,7 @@ class MarkingClockTest {
     }
 
     @Test
-    void jdk17G1AndUnknownCollectorsSayWhatTheyCannotSee() {
-        MarkingClock g1 = new MarkingClock(ORIGIN, List.of("G1 Young Generation", "G1 Old Generation"));
-        assertTrue(g1.limitation().contains("concurrent cycles"), g1.limitation());
+    void unknownCollectorsSayWhatTheyCannotSee() {
         MarkingClock epsilon = new MarkingClock(ORIGIN, List.of());
         epsilon.beginForced();
         epsilon.forced(at(10));
