@@ -114,13 +114,16 @@ class LeaksIT {
     }
 
     /**
-     * The same target without --gc: a 4 GiB G1 heap runs young collections only in a short watch, so
-     * replaced caches and old garbage keep their weak references and their ages grow. Nothing is proven:
-     * no site may be called a leak suspect or cache-like without two markings in its window.
+     * The same target without --gc on a 4 GiB Parallel heap: young collections only in a short watch
+     * (the old generation fills at ~10 MB/s of its ~2.7 GB), so replaced caches and old garbage keep
+     * their weak references and their ages grow, and no collection marks the whole heap. Nothing is
+     * proven: no site may be called a leak suspect or cache-like, and the report says how to get proof.
+     * (A 4 GiB G1 heap is no such target any more: tracked humongous samples keep their regions, and
+     * G1 starts concurrent cycles of its own, which heaptap counts; see g1sOwnConcurrentCyclesDecideWithoutGc.)
      */
     @Test
     void withoutAWholeHeapMarkingNoSiteIsCalledALeakOrACache() throws Exception {
-        try (TargetJvm target = TargetJvm.start(Jdk.current(), LeakyService.class, BIG_G1)) {
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), LeakyService.class, List.of("-Xmx4g", "-XX:+UseParallelGC"))) {
             Result r = HeaptapCli.run("leaks", Long.toString(target.pid()), "--duration", "20s", "--every", "5s", "--format", "json");
             assertEquals(0, r.exitCode(), r::toString);
             JsonNode report = Profiles.json(r.stdout());
@@ -131,12 +134,11 @@ class LeaksIT {
                     assertTrue(s.get("markingsInWindow").asInt() >= 2, () -> "a verdict without proof: " + s + "\n" + summary(sites));
                 }
             }
-            if (report.get("watch").get("markings").asInt() == 0) {
-                assertEquals("undecided", site(sites, "leakSome", "byte[]").get("verdict").asText(), () -> summary(sites));
-                assertEquals("undecided", site(sites, "refillCache", "byte[]").get("verdict").asText(), () -> summary(sites));
-                assertTrue(site(sites, "leakSome", "byte[]").get("reason").asText().contains("--gc"), () -> summary(sites));
-            }
-            System.out.println("LeaksIT without --gc (G1 -Xmx4g, " + report.get("watch").get("markings") + " markings):\n" + summary(sites));
+            assertEquals(0, report.get("watch").get("markings").asInt(), () -> report.get("watch") + "\n" + summary(sites));
+            assertEquals("undecided", site(sites, "leakSome", "byte[]").get("verdict").asText(), () -> summary(sites));
+            assertEquals("undecided", site(sites, "refillCache", "byte[]").get("verdict").asText(), () -> summary(sites));
+            assertTrue(site(sites, "leakSome", "byte[]").get("reason").asText().contains("--gc"), () -> summary(sites));
+            System.out.println("LeaksIT without --gc (Parallel -Xmx4g, " + report.get("watch").get("markings") + " markings):\n" + summary(sites));
         }
     }
 
