@@ -151,7 +151,11 @@ class LeaksIT {
     @MethodSource("io.heaptap.it.support.Jdk#all")
     void g1sOwnConcurrentCyclesDecideWithoutGc(Jdk jdk) throws Exception {
         try (TargetJvm target = TargetJvm.start(jdk, LeakyService.class, List.of("-Xmx512m", "-XX:+UseG1GC"))) {
-            Result r = HeaptapCli.run("leaks", Long.toString(target.pid()), "--duration", "20s", "--every", "5s", "--format", "json");
+            // 64 KiB: ~16 samples of the 1 MiB/s leak per second instead of 2, so the proven series (which lags
+            // the markings by a cycle or so) is more than a few dozen tracked objects (at 512 KiB it once read
+            // "stable" from 30 of them on JDK 17).
+            Result r = HeaptapCli.run("leaks", Long.toString(target.pid()), "--duration", "20s", "--every", "5s", "--interval", "64k",
+                    "--format", "json");
             assertEquals(0, r.exitCode(), r::toString);
             JsonNode report = Profiles.json(r.stdout());
             JsonNode sites = report.get("sites");
