@@ -55,7 +55,7 @@ public final class Controller {
     private final TargetInfo target;
     private final DumpDirectory dumpDirectory;
     private final LargeObjects largeObjects = LargeObjects.forThisJvm();
-    private final GcMonitor gcMonitor = new GcMonitor();
+    private final GcMonitor gcMonitor;
     private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
     private final LeakWatch leakWatch;
 
@@ -93,9 +93,15 @@ public final class Controller {
      * @param nativeError why there is no sampler (every capture is then refused with it), or null
      */
     Controller(DumpDirectory dumpDirectory, Sampler sampler, String nativeError) {
+        this(dumpDirectory, sampler, nativeError, new PlatformGcBeans());
+    }
+
+    /** @param gcBeans the JVM's garbage collectors (the platform MXBeans; a fake in unit tests) */
+    Controller(DumpDirectory dumpDirectory, Sampler sampler, String nativeError, GcBeans gcBeans) {
         this.dumpDirectory = dumpDirectory;
         this.agent = sampler;
-        this.liveTracker = sampler == null ? null : new LiveTracker(sampler);
+        this.liveTracker = sampler == null ? null : new LiveTracker(sampler, gcBeans);
+        this.gcMonitor = new GcMonitor(gcBeans);
         this.nativeError = nativeError;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(NativeAgent.heaptapThread(r), "heaptap-timer");
@@ -387,7 +393,7 @@ public final class Controller {
         }
         long took = System.nanoTime() - began;
         liveTracker.markings().forced(began);
-        native_.setGcCount(LiveTracker.gcCount());
+        native_.setGcCount(liveTracker.gcCount());
         return took;
     }
 

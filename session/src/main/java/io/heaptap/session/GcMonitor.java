@@ -1,21 +1,10 @@
 package io.heaptap.session;
 
-import io.heaptap.nativeagent.NativeAgent;
-
-import com.sun.management.GarbageCollectionNotificationInfo;
-
 import io.heaptap.profile.CollectorCost;
 import io.heaptap.profile.GcCost;
 import io.heaptap.profile.GcCpu;
 import io.heaptap.profile.HeapAroundGc;
-import io.heaptap.profile.HeapSizing;
 
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
-import java.lang.management.MemoryUsage;
-import java.lang.management.OperatingSystemMXBean;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,11 +13,6 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-import javax.management.ListenerNotFoundException;
-import javax.management.Notification;
-import javax.management.NotificationEmitter;
-import javax.management.NotificationListener;
-import javax.management.openmbean.CompositeData;
 
 /**
  * Measures what the garbage collector costs over a capture, from inside the target: counts and
@@ -37,13 +21,14 @@ import javax.management.openmbean.CompositeData;
  * against the process's ({@link GcThreadCpu}). Whatever cannot be measured is reported
  * unavailable; nothing here may fail a capture.
  */
-final class GcMonitor implements NotificationListener {
+final class GcMonitor {
     /** Attribute reads come in bursts (JConsole, the CLI's progress): measure at most this often. */
     static final long REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
+    private final GcBeans beans;
     private final GcThreadCpu threadCpu;
-    private final List<NotificationEmitter> emitters = new ArrayList<>();
     private final HeapAccumulator heapAround = new HeapAccumulator();
+    private GcBeans.Subscription subscription;
 
     private Baseline baseline;
     private GcCost frozen;
@@ -54,11 +39,12 @@ final class GcMonitor implements NotificationListener {
     private record Baseline(long nanos, Map<String, long[]> beans, GcThreadCpu.Reading threads, long processCpuNanos) {
     }
 
-    GcMonitor() {
-        this(new GcThreadCpu(GcThreadCpu.SELF_TASKS));
+    GcMonitor(GcBeans beans) {
+        this(beans, new GcThreadCpu(GcThreadCpu.SELF_TASKS));
     }
 
-    GcMonitor(GcThreadCpu threadCpu) {
+    GcMonitor(GcBeans beans, GcThreadCpu threadCpu) {
+        this.beans = beans;
         this.threadCpu = threadCpu;
     }
 
@@ -69,13 +55,8 @@ final class GcMonitor implements NotificationListener {
         frozen = null;
         recent = null;
         try {
-            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-                if (gc instanceof NotificationEmitter emitter) {
-                    emitter.addNotificationListener(this, null, null);
-                    emitters.add(emitter);
-                }
-            }
-            baseline = new Baseline(System.nanoTime(), beanCounters(), threadCpu.read(gcThreadFilter()), processCpuNanos());
+            subscription = beans.subscribe(this::record);
+            baseline = new Baseline(System.nanoTime(), beanCounters(), threadCpu.read(gcThreadFilter()), beans.processCpuNanos());
         } catch (RuntimeException e) {
             // The capture goes on without GC figures, and its reports say why.
             unsubscribe();
@@ -121,7 +102,7 @@ final class GcMonitor implements NotificationListener {
                 collectors.add(new CollectorCost(name, CollectorCost.Kind.ofBean(name), Math.max(0, counters[0] - before[0]),
                         Math.max(0, counters[1] - before[1])));
             });
-            return new GcCost(collectorName(), heapSizing(), now - baseline.nanos(), collectors, heapAround.snapshot(), cpu());
+            return new GcCost(beans.collectorName(), beans.heap(), now - baseline.nanos(), collectors, heapAround.snapshot(), cpu());
         } catch (RuntimeException | Error e) {
             return GcCost.unknown("cannot read the GC MXBeans: " + e);
         }
@@ -135,7 +116,7 @@ final class GcMonitor implements NotificationListener {
         if (now.unavailableReason() != null) {
             return GcCpu.unavailable(now.unavailableReason());
         }
-        long processNow = processCpuNanos();
+        long processNow = beans.processCpuNanos();
         if (baseline.processCpuNanos() < 0 || processNow < 0) {
             return GcCpu.unavailable("the JVM does not report its process CPU time here");
         }
@@ -148,7 +129,7 @@ final class GcMonitor implements NotificationListener {
             kinds.add(GcThreadCpu.kind(now.names().get(thread.getKey())));
         }
         if (now.cpuNanos().isEmpty()) {
-            return GcCpu.unavailable("no GC thread recognised by name for the " + collectorName() + " collector");
+            return GcCpu.unavailable("no GC thread recognised by name for the " + beans.collectorName() + " collector");
         }
         return new GcCpu(true, null, gcNanos, processNow - baseline.processCpuNanos(), now.cpuNanos().size(),
                 List.copyOf(kinds), isSerial() ? "Serial collects in the VM Thread, whose CPU time also covers other VM operations" : null);
@@ -159,103 +140,30 @@ final class GcMonitor implements NotificationListener {
         return isSerial() ? "VM Thread"::equals : GcThreadCpu::isGcThreadName;
     }
 
-    private static boolean isSerial() {
-        return "Serial".equals(collectorName());
+    private boolean isSerial() {
+        return "Serial".equals(beans.collectorName());
     }
 
-    private static Map<String, long[]> beanCounters() {
+    private Map<String, long[]> beanCounters() {
         Map<String, long[]> counters = new LinkedHashMap<>();
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            counters.put(gc.getName(), new long[] {Math.max(0, gc.getCollectionCount()), Math.max(0, gc.getCollectionTime())});
+        for (GcBeans.Counters bean : beans.counters()) {
+            counters.put(bean.name(), new long[] {Math.max(0, bean.collections()), Math.max(0, bean.millis())});
         }
         return counters;
     }
 
-    /** The collector's usual name, from its beans' names (the only place the JDK states it). */
-    static String collectorName() {
-        List<String> names = ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList();
-        if (names.stream().anyMatch(n -> n.startsWith("G1 "))) {
-            return "G1";
+    private void record(GcBeans.Collection collection) {
+        // Pauses inside a concurrent cycle report the heap too; only whole collections are counted.
+        if (CollectorCost.Kind.ofBean(collection.gcName()).countsCollections()) {
+            heapAround.add(collection.heapUsedBefore(), collection.heapUsedAfter());
         }
-        if (names.stream().anyMatch(n -> n.startsWith("PS "))) {
-            return "Parallel";
-        }
-        if (names.contains("Copy") || names.contains("MarkSweepCompact")) {
-            return "Serial";
-        }
-        if (names.stream().anyMatch(n -> n.startsWith("ZGC Minor") || n.startsWith("ZGC Major"))) {
-            return "ZGC (generational)";
-        }
-        if (names.stream().anyMatch(n -> n.startsWith("ZGC"))) {
-            return "ZGC";
-        }
-        if (names.stream().anyMatch(n -> n.startsWith("Shenandoah"))) {
-            return "Shenandoah";
-        }
-        return names.isEmpty() ? "none reported" : String.join(", ", names);
-    }
-
-    private static HeapSizing heapSizing() {
-        MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-        return new HeapSizing(heap.getInit(), heap.getUsed(), heap.getCommitted(), heap.getMax());
-    }
-
-    private static long processCpuNanos() {
-        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
-    }
-
-    @Override
-    public void handleNotification(Notification notification, Object handback) {
-        // Runs on the JDK's notification thread: what it allocates here is heaptap's, not the application's.
-        try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
-            record(notification);
-        }
-    }
-
-    private void record(Notification notification) {
-        if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())
-                || !(notification.getUserData() instanceof CompositeData data)) {
-            return;
-        }
-        try {
-            GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(data);
-            // Pauses inside a concurrent cycle report the heap too; only whole collections are counted.
-            if (CollectorCost.Kind.ofBean(info.getGcName()).countsCollections()) {
-                heapAround.add(used(info.getGcInfo().getMemoryUsageBeforeGc()), used(info.getGcInfo().getMemoryUsageAfterGc()));
-            }
-        } catch (RuntimeException e) {
-            // a notification heaptap cannot read costs one data point, never the capture
-        }
-    }
-
-    /** The notification lists every memory pool, Metaspace and code cache too: only the heap's count. */
-    private static long used(Map<String, MemoryUsage> pools) {
-        long used = 0;
-        for (String heapPool : HeapPools.NAMES) {
-            MemoryUsage usage = pools.get(heapPool);
-            if (usage != null) {
-                used += usage.getUsed();
-            }
-        }
-        return used;
-    }
-
-    /** The heap's pool names, looked up once: asking the MXBeans at every collection allocates a lot. */
-    private static final class HeapPools {
-        static final List<String> NAMES = ManagementFactory.getMemoryPoolMXBeans().stream()
-                .filter(p -> p.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).toList();
     }
 
     private void unsubscribe() {
-        for (NotificationEmitter emitter : emitters) {
-            try {
-                emitter.removeNotificationListener(this);
-            } catch (ListenerNotFoundException ignored) {
-                // already gone
-            }
+        if (subscription != null) {
+            subscription.close();
+            subscription = null;
         }
-        emitters.clear();
     }
 
     /** Heap used around collections; written by the notification thread, read by measurements. */

@@ -1,23 +1,11 @@
 package io.heaptap.session;
 
-import com.sun.management.GarbageCollectionNotificationInfo;
-
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.Sampler;
-import io.heaptap.profile.CollectorCost;
 
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-
-import javax.management.ListenerNotFoundException;
-import javax.management.Notification;
-import javax.management.NotificationEmitter;
-import javax.management.NotificationListener;
-import javax.management.openmbean.CompositeData;
 
 /**
  * Keeps the live table clean, its GC clock right, and the {@link MarkingClock} fed. GC callbacks may not use JNI, so weak
@@ -25,7 +13,7 @@ import javax.management.openmbean.CompositeData;
  * right after each collection. The GC count comes from the GC MXBeans' notifications, which every
  * HotSpot collector sends (ZGC and Shenandoah post no JVMTI GC events).
  */
-final class LiveTracker implements NotificationListener {
+final class LiveTracker {
     /**
      * Also clean now and then without a GC, so thinned entries' references do not wait long, and read
      * JDK 11-19 G1's concurrent pauses (their times are known only to within two readings).
@@ -33,46 +21,40 @@ final class LiveTracker implements NotificationListener {
     static final long IDLE_CLEAN_MILLIS = 1000;
 
     private final Sampler agent;
+    private final GcBeans beans;
     private final Semaphore collections = new Semaphore(0);
-    private final List<NotificationEmitter> emitters = new ArrayList<>();
+    private GcBeans.Subscription subscription;
     private Thread thread;
-    private volatile MarkingClock markings = new MarkingClock();
+    private volatile MarkingClock markings;
     private volatile G1ConcurrentPauses g1Pauses;  // JDK 11-19's G1 only
 
-    LiveTracker(Sampler agent) {
+    LiveTracker(Sampler agent, GcBeans beans) {
         this.agent = agent;
+        this.beans = beans;
+        this.markings = new MarkingClock(beans.originNanos(), beans.names());
     }
 
     synchronized void start() {
         if (thread != null) {
             return;
         }
-        MarkingClock clock = new MarkingClock();
-        List<String> beans = ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList();
-        g1Pauses = G1ConcurrentPauses.needed(beans) ? new G1ConcurrentPauses(LiveTracker::gcCount, agent::gcFinishes, System::nanoTime, clock) : null;
+        List<String> names = beans.names();
+        MarkingClock clock = new MarkingClock(beans.originNanos(), names);
+        g1Pauses = G1ConcurrentPauses.needed(names) ? new G1ConcurrentPauses(beans::collectionCount, agent::gcFinishes, System::nanoTime, clock) : null;
         markings = clock;
         countG1Pauses();  // the first reading: pauses before it prove nothing of this clock's
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (gc instanceof NotificationEmitter emitter) {
-                emitter.addNotificationListener(this, null, null);
-                emitters.add(emitter);
-            }
-        }
-        agent.setGcCount(gcCount());
+        subscription = beans.subscribe(this::onCollection);
+        agent.setGcCount(beans.collectionCount());
         thread = new Thread(NativeAgent.heaptapThread(this::run), "heaptap-live");
         thread.setDaemon(true);
         thread.start();
     }
 
     synchronized void stop() {
-        for (NotificationEmitter emitter : emitters) {
-            try {
-                emitter.removeNotificationListener(this);
-            } catch (ListenerNotFoundException ignored) {
-                // already gone
-            }
+        if (subscription != null) {
+            subscription.close();
+            subscription = null;
         }
-        emitters.clear();
         if (thread != null) {
             thread.interrupt();
             try {
@@ -84,24 +66,12 @@ final class LiveTracker implements NotificationListener {
         }
     }
 
-    @Override
-    public void handleNotification(Notification notification, Object handback) {
-        if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())
-                && notification.getUserData() instanceof CompositeData data) {
-            // On the JDK's notification thread: reading the collection allocates, and that is heaptap's.
-            try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
-                agent.setGcCount(gcCount());
-                try {
-                    GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(data);
-                    markings.onCollection(info.getGcName(), info.getGcCause(), info.getGcInfo().getId(),
-                            info.getGcInfo().getStartTime(), info.getGcInfo().getEndTime());
-                } catch (RuntimeException e) {
-                    // a notification heaptap cannot read proves nothing: the clock stays where it was
-                }
-                countG1Pauses();
-                collections.release();
-            }
-        }
+    /** After each collection, on the JDK's notification thread (marked as heaptap's). */
+    void onCollection(GcBeans.Collection collection) {
+        agent.setGcCount(beans.collectionCount());
+        markings.onCollection(collection.gcName(), collection.cause(), collection.id(), collection.startMillis(), collection.endMillis());
+        countG1Pauses();
+        collections.release();
     }
 
     /**
@@ -133,17 +103,8 @@ final class LiveTracker implements NotificationListener {
         }
     }
 
-    /**
-     * Collections so far: the cycles of every collector, without the "Pauses" beans of ZGC and
-     * Shenandoah and G1's "Concurrent GC" bean, which count pauses within those cycles again.
-     */
-    static long gcCount() {
-        long count = 0;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (CollectorCost.Kind.ofBean(gc.getName()).countsCollections()) {
-                count += Math.max(0, gc.getCollectionCount());
-            }
-        }
-        return count;
+    /** Collections so far, as the GC clock counts them ({@link GcBeans#collectionCount}). */
+    long gcCount() {
+        return beans.collectionCount();
     }
 }

@@ -2,7 +2,6 @@ package io.heaptap.session;
 
 import io.heaptap.profile.Markings;
 
-import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
@@ -82,11 +81,6 @@ final class MarkingClock {
     /** Ends of the last three G1 concurrent pauses, newest first (or lower bounds of them, see {@link #onG1ConcurrentPauses}). */
     private final long[] g1PauseEnds = {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE};
     private long g1PausesFromEvents;
-
-    MarkingClock() {
-        this(System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(ManagementFactory.getRuntimeMXBean().getUptime() + 1),
-                ManagementFactory.getGarbageCollectorMXBeans().stream().map(b -> b.getName()).toList());
-    }
 
     /** {@code originNanos}: the nanoTime at or before the collector's millisecond clock read 0; the GC beans' names. */
     MarkingClock(long originNanos, java.util.List<String> beanNames) {

@@ -11,11 +11,20 @@ import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Frame;
 import io.heaptap.profile.LiveFilter;
 
+import io.heaptap.profile.CollectorCost;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
 
 import org.junit.jupiter.api.Test;
 
@@ -32,20 +41,24 @@ class GcListenersAreNotSampledTest {
     @Test
     void whatTheGcListenersAllocateIsNotSampled() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        LiveTracker tracker = new LiveTracker(agent);
-        GcMonitor monitor = new GcMonitor();
-        Notification gc = new Notification(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION, this, 1);
+        PlatformGcBeans beans = new PlatformGcBeans();
+        LiveTracker tracker = new LiveTracker(agent, beans);
+        GcMonitor monitor = new GcMonitor(beans);
+        monitor.start();
+        GcBeans.Subscription tracking = beans.subscribe(tracker::onCollection);
+        Notification gc = realCollection();  // replayed below on this thread, decoded in full each time
         agent.start(1, Duration.ofMinutes(1), 64, 1024, 0, 0, 2);
         for (int i = 0; i < 4096; i++) {
             sink = new byte[1024];  // past the sample point the JVM drew at its default interval
         }
         for (int i = 0; i < 1000; i++) {
-            tracker.handleNotification(gc, null);
-            monitor.handleNotification(gc, null);
+            beans.handleNotification(gc, null);
         }
         sink = new long[4];  // the application's: sampled
         NativeSnapshot snapshot;
         try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
+            tracking.close();  // the session's own calls, marked as heaptap's there too
+            monitor.stop();
             agent.stop();
             snapshot = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
             agent.clear();
@@ -60,5 +73,33 @@ class GcListenersAreNotSampledTest {
             }
         }
         assertTrue(heaptaps.isEmpty(), "heaptap's own allocations were sampled: " + heaptaps);
+        assertTrue(tracker.markings().completed() >= 1000, "the replayed System.gc() reached the marking clock");
+    }
+
+    /** A notification the JVM sent for a real collection (System.gc(): a whole-heap marking on every collector here). */
+    private static Notification realCollection() throws Exception {
+        CompletableFuture<Notification> sent = new CompletableFuture<>();
+        List<NotificationEmitter> emitters = new ArrayList<>();
+        NotificationListener listener = (n, handback) -> {
+            if (n.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)
+                    && CollectorCost.Kind.ofBean(GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()).getGcName())
+                            .countsCollections()) {
+                sent.complete(n);
+            }
+        };
+        for (GarbageCollectorMXBean bean : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (bean instanceof NotificationEmitter emitter) {
+                emitter.addNotificationListener(listener, null, null);
+                emitters.add(emitter);
+            }
+        }
+        try {
+            System.gc();
+            return sent.get(1, TimeUnit.MINUTES);
+        } finally {
+            for (NotificationEmitter emitter : emitters) {
+                emitter.removeNotificationListener(listener);
+            }
+        }
     }
 }

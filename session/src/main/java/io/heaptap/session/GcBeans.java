@@ -1,0 +1,87 @@
+package io.heaptap.session;
+
+import io.heaptap.profile.CollectorCost;
+import io.heaptap.profile.HeapSizing;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * What heaptap reads of the JVM's garbage collectors: their beans' names and counters, the heap, and
+ * one stream of collections. In the target it is {@link PlatformGcBeans}, over the platform MXBeans;
+ * the unit tests of the GC cost and of the marking clock's feed give their own collections.
+ */
+interface GcBeans {
+    /** One collection as its bean reported it; heap used before and after it, summed over the heap's pools. */
+    record Collection(String gcName, String cause, long id, long startMillis, long endMillis, long heapUsedBefore,
+                      long heapUsedAfter) {
+    }
+
+    /** One bean's counters. */
+    record Counters(String name, long collections, long millis) {
+    }
+
+    /** Ends a subscription; closing twice is harmless. */
+    interface Subscription extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** The beans' names, in the JVM's order. */
+    List<String> names();
+
+    /** Every bean's counters, read now. */
+    List<Counters> counters();
+
+    HeapSizing heap();
+
+    /** The process's CPU time, or -1 where the JVM does not report it. */
+    long processCpuNanos();
+
+    /** The {@code System.nanoTime()} at or before the collectors' millisecond clock (the JVM's uptime) read 0. */
+    long originNanos();
+
+    /**
+     * Calls {@code listener} after each collection, on a thread of the JVM's (what it allocates there is
+     * marked as heaptap's before the listener runs), until the subscription is closed.
+     */
+    Subscription subscribe(Consumer<Collection> listener);
+
+    /**
+     * Collections so far: the cycles of every collector, without the "Pauses" beans of ZGC and
+     * Shenandoah and G1's "Concurrent GC" bean, which count pauses within those cycles again.
+     */
+    default long collectionCount() {
+        long count = 0;
+        for (Counters bean : counters()) {
+            if (CollectorCost.Kind.ofBean(bean.name()).countsCollections()) {
+                count += Math.max(0, bean.collections());
+            }
+        }
+        return count;
+    }
+
+    /** The collector's usual name, from its beans' names (the only place the JDK states it). */
+    default String collectorName() {
+        List<String> names = names();
+        if (names.stream().anyMatch(n -> n.startsWith("G1 "))) {
+            return "G1";
+        }
+        if (names.stream().anyMatch(n -> n.startsWith("PS "))) {
+            return "Parallel";
+        }
+        if (names.contains("Copy") || names.contains("MarkSweepCompact")) {
+            return "Serial";
+        }
+        if (names.stream().anyMatch(n -> n.startsWith("ZGC Minor") || n.startsWith("ZGC Major"))) {
+            return "ZGC (generational)";
+        }
+        if (names.stream().anyMatch(n -> n.startsWith("ZGC"))) {
+            return "ZGC";
+        }
+        if (names.stream().anyMatch(n -> n.startsWith("Shenandoah"))) {
+            return "Shenandoah";
+        }
+        return names.isEmpty() ? "none reported" : String.join(", ", names);
+    }
+}

@@ -1,0 +1,48 @@
+package io.heaptap.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** The live tracking's GC clock and marking clock, fed by collectors the test drives. */
+class LiveTrackerTest {
+    @Test
+    void eachCollectionMovesTheGcClockAndWholeHeapOnesTheMarkingClock() {
+        FakeSampler sampler = new FakeSampler();
+        FakeGcBeans beans = new FakeGcBeans("PS Scavenge", "PS MarkSweep");
+        beans.collect("PS Scavenge", "Allocation Failure", 1, 0, 0);
+        LiveTracker tracker = new LiveTracker(sampler, beans);
+        tracker.start();
+        try {
+            assertEquals(1, sampler.gcCount, "the clock starts at the collections so far");
+            beans.collect("PS Scavenge", "Allocation Failure", 1, 0, 0);
+            beans.collect("PS Scavenge", "Allocation Failure", 1, 0, 0);
+            assertEquals(3, sampler.gcCount);
+            assertEquals(0, tracker.markings().completed(), "young collections prove nothing");
+            beans.collect("PS MarkSweep", "System.gc()", 20, 0, 0);
+            assertEquals(4, sampler.gcCount);
+            assertEquals(1, tracker.markings().completed(), "a full collection is a whole-heap marking");
+        } finally {
+            tracker.stop();
+        }
+        assertEquals(0, beans.subscribers(), "stop ends the subscription");
+        beans.collect("PS MarkSweep", "System.gc()", 20, 0, 0);
+        assertEquals(4, sampler.gcCount, "nothing heard after stop");
+    }
+
+    @Test
+    void concurrentCyclesPausesAreNotCollections() {
+        FakeSampler sampler = new FakeSampler();
+        FakeGcBeans beans = new FakeGcBeans("G1 Young Generation", "G1 Concurrent GC", "G1 Old Generation");
+        LiveTracker tracker = new LiveTracker(sampler, beans);
+        tracker.start();
+        try {
+            beans.collect("G1 Young Generation", "G1 Evacuation Pause", 1, 0, 0);
+            beans.collect("G1 Concurrent GC", "G1 Remark", 1, 0, 0);
+            beans.collect("G1 Concurrent GC", "G1 Cleanup", 1, 0, 0);
+            assertEquals(1, sampler.gcCount, "the Remark and Cleanup pauses are inside a cycle, not collections");
+        } finally {
+            tracker.stop();
+        }
+    }
+}
