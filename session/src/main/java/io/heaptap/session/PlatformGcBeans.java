@@ -68,11 +68,16 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
     public Subscription subscribe(Consumer<Collection> listener) {
         synchronized (emitters) {
             if (listeners.isEmpty()) {
-                for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-                    if (gc instanceof NotificationEmitter emitter) {
-                        emitter.addNotificationListener(this, null, null);
-                        emitters.add(emitter);
+                try {
+                    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                        if (gc instanceof NotificationEmitter emitter) {
+                            emitter.addNotificationListener(this, null, null);
+                            emitters.add(emitter);
+                        }
                     }
+                } catch (RuntimeException e) {
+                    removeFromEmitters();  // none half-registered: the next subscription would hear each collection twice
+                    throw e;
                 }
             }
             listeners.add(listener);
@@ -82,18 +87,21 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
 
     private void unsubscribe(Consumer<Collection> listener) {
         synchronized (emitters) {
-            if (!listeners.remove(listener) || !listeners.isEmpty()) {
-                return;
+            if (listeners.remove(listener) && listeners.isEmpty()) {
+                removeFromEmitters();
             }
-            for (NotificationEmitter emitter : emitters) {
-                try {
-                    emitter.removeNotificationListener(this);
-                } catch (ListenerNotFoundException ignored) {
-                    // already gone
-                }
-            }
-            emitters.clear();
         }
+    }
+
+    private void removeFromEmitters() {
+        for (NotificationEmitter emitter : emitters) {
+            try {
+                emitter.removeNotificationListener(this);
+            } catch (ListenerNotFoundException ignored) {
+                // already gone
+            }
+        }
+        emitters.clear();
     }
 
     @Override
