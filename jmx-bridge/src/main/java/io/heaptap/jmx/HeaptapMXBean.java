@@ -10,6 +10,11 @@ import java.util.List;
 @Description("heaptap: time-boxed, Poisson-sampled allocation profiling and live-object tracking of this JVM")
 public interface HeaptapMXBean {
 
+    @Description("The whole status read at once, from one snapshot of the session, so its figures agree: one item per status"
+            + " attribute below, under the attribute's name (State is state), plus profileError (why the profile's figures are"
+            + " 0 when it was too big to summarise within the heap budget; empty otherwise)")
+    StatusView getStatus();
+
     @Description("idle (nothing recorded), recording, or stopped (the last capture can still be dumped)")
     String getState();
 
