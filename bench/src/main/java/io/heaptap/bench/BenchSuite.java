@@ -211,7 +211,7 @@ public final class BenchSuite {
                 BenchTarget.Window sampled = t.window(window);
                 with.add(pausesPerSecond(sampled, window));
                 throughput.add(sampled.opsPerSecond() / baseline.opsPerSecond());
-                live = String.join(" ", commands.status(pid).getLiveReport()) + " / after --gc: "
+                live = firstLines(commands.status(pid).getLiveReport(), 3) + " / after --gc: "
                         + lines(commands.heaptapOutput("dump", pid, "--gc", "--format", "text"), "  proven live:", 1);
                 commands.heaptap("stop", pid);
             }
@@ -226,6 +226,11 @@ public final class BenchSuite {
         report.add("");
         report.add("Live view of the last repetition while sampling: " + live.replace("|", "/"));
         report.add("");
+    }
+
+    /** The first {@code count} lines of the status's live report, joined. */
+    private static String firstLines(List<String> report, int count) {
+        return String.join(" ", report.subList(0, Math.min(count, report.size())));
     }
 
     /** {@code count} lines of a command's output from the first that starts with {@code prefix}, trimmed and joined. */
