@@ -103,7 +103,7 @@ bool initialize(JavaVM* vm) {
 
 Limits limitsFrom(jint depth, jint maxStacks) {
     Limits limits;
-    limits.maxStackDepth = depth < 1 ? 1 : (depth > 2048 ? 2048 : depth);
+    limits.maxStackDepth = depth < 1 ? 1 : (depth > kMaxStackDepth ? kMaxStackDepth : depth);
     limits.maxStacks = maxStacks < 1 ? 1 : static_cast<uint32_t>(maxStacks);
     return limits;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "memoryRelease.h"
+#include "snapshotWriter.h"
 
 namespace {
 
@@ -48,7 +49,7 @@ uint32_t AllocationStore::internStack(const jvmtiFrameInfo* frames, int32_t coun
     if (count <= 0 || count > limits_.maxStackDepth) {
         return kNone;
     }
-    uint32_t ids[2048];
+    uint32_t ids[kMaxStackDepth];
     for (int32_t i = 0; i < count; i++) {
         FrameKey key{frames[i].method, static_cast<int32_t>(frames[i].location)};
         auto it = frameIndex_.find(key);
@@ -137,7 +138,6 @@ uint32_t AllocationStore::record(uint64_t generation, const jvmtiFrameInfo* fram
     s->samples++;
     s->objects += objects;
     s->bytes += bytes;
-    s->sampledBytes += static_cast<uint64_t>(size > 0 ? size : 0);
     s->objectsVariance += objects * objects - objects;
     s->bytesVariance += bytes * bytes - static_cast<double>(size) * bytes;
     return static_cast<uint32_t>(s - sites_.data());
@@ -215,45 +215,31 @@ void AllocationStore::write(ByteWriter& out, MethodCache& methods) {
     };
 
     ByteWriter body;
-    body.u64(samples);
-    body.u64(drops.samplesDropped);
-    body.u64(drops.samplesWithoutStack);
-    body.u64(drops.samplesStackError);
-    body.u64(drops.samplesTruncated);
-    body.u64(drops.samplesAfterDeadline);
-    body.u64(drops.classesDropped);
-    body.u64(methods.unresolved());
+    SnapshotWriter w(body);
+    w.counters({samples, drops.samplesDropped, drops.samplesWithoutStack, drops.samplesStackError, drops.samplesTruncated,
+                drops.samplesAfterDeadline, drops.classesDropped, methods.unresolved()});
 
-    methods.write(body, intern);
+    methods.write(w, intern);
 
-    body.u32(static_cast<uint32_t>(frames.size()));
+    w.count(frames.size());
     for (const FrameKey& f : frames) {
-        body.u32(methods.indexOf(f.method));
-        body.u32(static_cast<uint32_t>(f.bci));
+        w.frame(methods.indexOf(f.method), f.bci);
     }
-    body.u32(static_cast<uint32_t>(stacks.size()));
+    w.count(stacks.size());
     for (const Stack& s : stacks) {
-        body.u8(s.truncated ? 1 : 0);
-        body.u32(s.length);
+        w.stack(s.truncated, s.length);
         for (uint32_t i = 0; i < s.length; i++) {
-            body.u32(stackFrames[s.offset + i]);
+            w.stackFrame(stackFrames[s.offset + i]);
         }
     }
-    body.u32(static_cast<uint32_t>(sites.size()));
+    w.count(sites.size());
     for (size_t i = 0; i < sites.size(); i++) {
-        body.u32(static_cast<uint32_t>(siteKeys[i] >> 32));
-        body.u32(intern(classes[static_cast<uint32_t>(siteKeys[i])]));
-        body.u64(sites[i].samples);
-        body.f64(sites[i].objects);
-        body.f64(sites[i].bytes);
-        body.u64(sites[i].sampledBytes);
-        body.f64(sites[i].objectsVariance);
-        body.f64(sites[i].bytesVariance);
+        const Site& site = sites[i];
+        w.site({static_cast<uint32_t>(siteKeys[i] >> 32), intern(classes[static_cast<uint32_t>(siteKeys[i])]), site.samples,
+                site.objects, site.bytes, site.objectsVariance, site.bytesVariance});
     }
 
-    out.u32(static_cast<uint32_t>(pool.size()));
-    for (const std::string* s : pool) {
-        out.utf(*s);
-    }
+    // The string pool is complete only now; it goes first.
+    SnapshotWriter(out).strings(pool);
     out.append(body);
 }

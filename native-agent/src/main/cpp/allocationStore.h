@@ -80,7 +80,6 @@ class AllocationStore {
         uint64_t samples = 0;
         double objects = 0;
         double bytes = 0;
-        uint64_t sampledBytes = 0;  // raw sum of sampled object sizes, unweighted
         // Horvitz-Thompson variance estimates of objects and bytes: each sample adds (1-p)/p^2 y^2,
         // that is w^2 - w for objects (w = 1/p) and b^2 - s*b for bytes (b = s/p).
         double objectsVariance = 0;

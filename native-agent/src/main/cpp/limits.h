@@ -2,8 +2,13 @@
 #pragma once
 #include <cstdint>
 
+// The largest values Java may ask for; the Java side states them once too (NativeLimits.java), and
+// NativeConstantsTest checks that the two agree.
+constexpr int32_t kMaxStackDepth = 2048;  // frames kept per sample
+constexpr int32_t kMaxPathDepth = 1024;   // references followed from a root by a reference-path search
+
 struct Limits {
-    int32_t maxStackDepth = 64;       // frames captured per sample (1..2048)
+    int32_t maxStackDepth = 64;       // frames captured per sample (1..kMaxStackDepth)
     uint32_t maxStacks = 65536;       // distinct interned stacks
     uint32_t maxFrames = 1u << 20;    // distinct (method, bci) pairs
     uint32_t maxSites = 1u << 18;     // distinct (stack, allocated class) pairs

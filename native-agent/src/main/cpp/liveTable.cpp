@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "memoryRelease.h"
+#include "snapshotWriter.h"
 #include <unordered_set>
 
 uint64_t LiveTable::gcEpoch() const {
@@ -218,27 +219,12 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
         budget = budget_;
     }
     uint64_t epoch = gcEpoch();
-    out.u64(static_cast<uint64_t>(nowNanos));
-    out.u8(enabled() ? 1 : 0);
-    out.u32(budget);
-    out.f64(keep);
-    out.u64(counters.admitted);
-    out.u64(counters.skipped);
-    out.u64(counters.thinnings);
-    out.u64(counters.thinnedEntries);
-    out.u64(counters.died);
-    out.u64(counters.refFailures);
-    out.u64(weakRefs_.load());
-    out.u64(epoch);
-    out.u32(static_cast<uint32_t>(entries.size()));
+    SnapshotWriter w(out);
+    w.live({nowNanos, enabled(), budget, keep, counters.admitted, counters.skipped, counters.thinnings, counters.thinnedEntries,
+            counters.died, counters.refFailures, weakRefs_.load(), epoch, static_cast<uint32_t>(entries.size())});
     for (const LiveEntry& e : entries) {
-        out.u32(e.site);
-        out.u64(static_cast<uint64_t>(e.size));
-        out.f64(e.objects);
-        out.f64(e.bytes);
-        out.u64(static_cast<uint64_t>(nowNanos - e.allocNanos));
-        out.u64(epoch >= e.gcEpoch ? epoch - e.gcEpoch : 0);
-        out.u8(e.large ? 1 : 0);
+        w.liveEntry({e.site, static_cast<uint64_t>(e.size), e.objects, e.bytes, static_cast<uint64_t>(nowNanos - e.allocNanos),
+                     epoch >= e.gcEpoch ? epoch - e.gcEpoch : 0, e.large});
     }
 }
 

@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "byteWriter.h"
 #include "limits.h"
+#include "snapshotWriter.h"
 
 struct MethodInfo {
     std::string classSignature;  // e.g. "Ljava/util/ArrayList;"
@@ -36,7 +36,7 @@ class MethodCache {
 
     // Writes all methods in index order; string fields go through the caller's string pool.
     template <typename Intern>
-    void write(ByteWriter& out, Intern intern);
+    void write(SnapshotWriter& out, Intern intern);
 
     uint64_t unresolved() const { return unresolved_; }
     struct Sizes {
@@ -57,17 +57,13 @@ class MethodCache {
 };
 
 template <typename Intern>
-void MethodCache::write(ByteWriter& out, Intern intern) {
+void MethodCache::write(SnapshotWriter& out, Intern intern) {
     std::lock_guard<std::mutex> guard(lock_);
-    out.u32(static_cast<uint32_t>(methods_.size()));
+    out.count(methods_.size());
     for (const MethodInfo& m : methods_) {
-        out.u32(intern(m.classSignature));
-        out.u32(intern(m.name));
-        out.u32(m.sourceFile.empty() ? kNone : intern(m.sourceFile));
-        out.u32(static_cast<uint32_t>(m.lines.size()));
+        out.method(intern(m.classSignature), intern(m.name), m.sourceFile.empty() ? kNone : intern(m.sourceFile), m.lines.size());
         for (const auto& line : m.lines) {
-            out.u32(static_cast<uint32_t>(line.first));
-            out.u32(static_cast<uint32_t>(line.second));
+            out.line(line.first, line.second);
         }
     }
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fieldNames.h"
+#include "limits.h"
 #include "monotonicClock.h"
 
 namespace {
@@ -246,7 +247,7 @@ bool ReferencePaths::find(JNIEnv* jni, jobject* targets, int count, const PathSe
 
     Walk w;
     w.budget = limits.nodeBudget < static_cast<uint32_t>(count) + 1 ? count + 1 : limits.nodeBudget;
-    w.maxDepth = limits.maxDepth < 1 ? 1 : (limits.maxDepth > 1024 ? 1024 : limits.maxDepth);
+    w.maxDepth = limits.maxDepth < 1 ? 1 : (limits.maxDepth > kMaxPathDepth ? kMaxPathDepth : limits.maxDepth);
     int tagged = 0;
     for (int i = 0; i < count; i++) {
         uint32_t id = w.add();  // nodes 0..count-1 are the targets, in order

@@ -6,6 +6,7 @@
 #include "monotonicClock.h"
 #include "poissonWeights.h"
 #include "samplingThinner.h"
+#include "snapshotWriter.h"
 
 Sampler::Sampler(jvmtiEnv* jvmti, const Limits& limits)
     : jvmti_(jvmti), limits_(limits), methods_(limits.maxMethods), store_(limits) {}
@@ -97,16 +98,13 @@ void Sampler::clear(JNIEnv* jni) {
 }
 
 void Sampler::snapshot(JNIEnv* jni, ByteWriter& out) {
-    out.u32(0x48544150u);  // "HTAP"
-    out.u32(3);            // format version
-    out.u64(generation_.load());
-    out.u64(static_cast<uint64_t>(interval_.load()));
-    out.u32(static_cast<uint32_t>(depth_.load()));
+    SnapshotWriter w(out);
+    w.header(generation_.load(), static_cast<uint64_t>(interval_.load()), static_cast<uint32_t>(depth_.load()));
     // Live entries first: the site table written next then holds every site they name.
     ByteWriter live;
     live_.write(jni, live, monotonicNanos());
     store_.write(out, methods_);
-    out.append(live);
+    w.append(live);
 }
 
 void Sampler::tableSizes(int64_t out[kTableSizes]) {

@@ -1,5 +1,8 @@
 package io.heaptap.bench;
 
+import io.heaptap.jmx.StatusView;
+import io.heaptap.profile.HumanUnits;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -170,7 +173,7 @@ public final class BenchSuite {
                 t.command("fill", "filled");
                 commands.heaptap("stop", pid);
                 t.window(quick ? 500 : 2000);
-                tracked = field(commands.heaptapOutput("status", pid), "weak refs:");
+                tracked = String.format(Locale.ROOT, "%,d", commands.status(pid).getWeakRefs());
                 BenchTarget.Window held = t.window(window);
                 with.add(pausesPerSecond(held, window));
                 throughput.add(held.opsPerSecond() / baseline.opsPerSecond());
@@ -208,7 +211,7 @@ public final class BenchSuite {
                 BenchTarget.Window sampled = t.window(window);
                 with.add(pausesPerSecond(sampled, window));
                 throughput.add(sampled.opsPerSecond() / baseline.opsPerSecond());
-                live = lines(commands.heaptapOutput("status", pid), "live:", 3) + " / after --gc: "
+                live = firstLines(commands.status(pid).getLiveReport(), 3) + " / after --gc: "
                         + lines(commands.heaptapOutput("dump", pid, "--gc", "--format", "text"), "  proven live:", 1);
                 commands.heaptap("stop", pid);
             }
@@ -223,6 +226,11 @@ public final class BenchSuite {
         report.add("");
         report.add("Live view of the last repetition while sampling: " + live.replace("|", "/"));
         report.add("");
+    }
+
+    /** The first {@code count} lines of the status's live report, joined. */
+    private static String firstLines(List<String> report, int count) {
+        return String.join(" ", report.subList(0, Math.min(count, report.size())));
     }
 
     /** {@code count} lines of a command's output from the first that starts with {@code prefix}, trimmed and joined. */
@@ -252,7 +260,7 @@ public final class BenchSuite {
                 commands.heaptap("start", pid, "--duration", "1h", "--interval", "4k", "--live-budget", Integer.toString(budget));
                 t.command("fill", "filled");
                 commands.heaptap("stop", pid);
-                String status = commands.heaptapOutput("status", pid);
+                StatusView status = commands.status(pid);
                 List<Double> dump = new ArrayList<>();
                 List<Double> stat = new ArrayList<>();
                 Path out = Files.createTempFile("heaptap-bench-", ".pb.gz");
@@ -262,14 +270,14 @@ public final class BenchSuite {
                 }
                 long size = Files.size(out);
                 Files.delete(out);
-                long trackedObjects = Long.parseLong(field(status, "weak refs:").replace(",", ""));
+                long trackedObjects = status.getWeakRefs();
                 if (trackedObjects >= 65_536 && !measured.containsKey(Goals.DUMP_64K_MILLIS)) {
                     measured.put(Goals.DUMP_64K_MILLIS, new Stats(dump).median() - new Stats(stat).median());
                     measured.put(Goals.DUMP_64K_TRACKED, (double) trackedObjects);
-                    measured.put(Goals.NATIVE_64K_BYTES, bytes(field(status, "native mem:")));
+                    measured.put(Goals.NATIVE_64K_BYTES, (double) status.getNativeMemoryBytes());
                 }
-                report.add(String.format(Locale.ROOT, "| %,d | %s | %s | %s | %s | %.0f ms | %,d bytes |", budget,
-                        field(status, "weak refs:"), field(status, "native mem:"), new Stats(dump).millis(),
+                report.add(String.format(Locale.ROOT, "| %,d | %,d | %s | %s | %s | %.0f ms | %,d bytes |", budget,
+                        trackedObjects, HumanUnits.formatBytes(status.getNativeMemoryBytes()), new Stats(dump).millis(),
                         new Stats(stat).millis(), new Stats(dump).median() - new Stats(stat).median(), size));
             }
         }
@@ -366,7 +374,7 @@ public final class BenchSuite {
             String pid = Long.toString(t.pid());
             commands.heaptap("start", pid, "--duration", seconds + "s");
             t.measure(seconds * 1000 + 500);
-            String status = commands.heaptapOutput("status", pid);
+            StatusView status = commands.status(pid);
             long rssAfter = t.rssKiB();
             long threadsAfter = t.threads();
             String histogram = commands.output(List.of(jdk.bin("jcmd").toString(), pid, "GC.class_histogram"));
@@ -374,8 +382,8 @@ public final class BenchSuite {
             report.add("");
             report.add("| measurement | value |");
             report.add("|---|---|");
-            report.add("| native memory of the agent's tables (agent's own count) | " + field(status, "native mem:") + " |");
-            report.add("| samples in the capture | " + field(status, "samples:") + " |");
+            report.add("| native memory of the agent's tables (agent's own count) | " + HumanUnits.formatBytes(status.getNativeMemoryBytes()) + " |");
+            report.add(String.format(Locale.ROOT, "| samples in the capture | %,d (dropped %,d) |", status.getSamples(), status.getSamplesDropped()));
             report.add(String.format(Locale.ROOT, "| target RSS growth (agent, its classes' metaspace, JIT of them, JMX) | %.1f MiB |",
                     (rssAfter - rssBefore) / 1024.0));
             report.add(String.format(Locale.ROOT, "| Java heap held by io.heaptap.* objects (after GC) | %s |", heaptapHeap(histogram)));
@@ -383,22 +391,6 @@ public final class BenchSuite {
                     + (threadsAfter - threadsBefore) + " |");
             report.add("");
         }
-    }
-
-    private static String field(String status, String name) {
-        return status.lines().filter(l -> l.startsWith(name)).map(l -> l.substring(name.length()).trim()).findFirst().orElse("?");
-    }
-
-    /** "14.4 MiB", "438.7 KiB", "512 B" (heaptap's status units) as bytes. */
-    static double bytes(String human) {
-        String[] w = human.replace(",", "").trim().split("\\s+");
-        int shift = switch (w[1]) {
-            case "KiB" -> 10;
-            case "MiB" -> 20;
-            case "GiB" -> 30;
-            default -> 0;
-        };
-        return Double.parseDouble(w[0]) * (1L << shift);
     }
 
     private static String heaptapHeap(String histogram) {

@@ -1,5 +1,9 @@
 package io.heaptap.bench;
 
+import io.heaptap.attach.AgentConnection;
+import io.heaptap.attach.TargetResolver;
+import io.heaptap.jmx.StatusView;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -15,6 +19,16 @@ final class Commands {
     Commands(Path java, Path heaptapJar) {
         this.java = java;
         this.heaptapJar = heaptapJar;
+    }
+
+    /**
+     * heaptap's whole status in the target, read as data (the MXBean's Status composite, one JMX
+     * read) rather than scraped from the text of {@code heaptap status}. heaptap is loaded already.
+     */
+    StatusView status(String pid) {
+        try (AgentConnection connection = AgentConnection.open(TargetResolver.resolve(pid))) {
+            return connection.heaptap().getStatus();  // a local copy: usable after the connection closes
+        }
     }
 
     /** Runs heaptap; returns its wall time in milliseconds; fails on a non-zero exit. */

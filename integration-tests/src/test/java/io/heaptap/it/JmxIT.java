@@ -92,6 +92,13 @@ class JmxIT {
             assertTrue(ended.getMessage().contains("time box ended"), ended.getMessage());
             assertEquals("stopped", s.getAttribute(NAME, "State"));
             assertTrue((Double) s.getAttribute(NAME, "EstimatedAllocatedBytes") > 0);
+            // The whole status in one read: the Status composite agrees with the single attributes.
+            CompositeData status = (CompositeData) s.getAttribute(NAME, "Status");
+            assertEquals("stopped", status.get("state"));
+            assertEquals(s.getAttribute(NAME, "Samples"), status.get("samples"));
+            assertEquals(s.getAttribute(NAME, "EstimatedAllocatedBytes"), status.get("estimatedAllocatedBytes"));
+            assertEquals(s.getAttribute(NAME, "DumpDirectory"), status.get("dumpDirectory"));
+            assertEquals("", status.get("profileError"));
 
             String path = (String) s.invoke(NAME, "dump", new Object[] {"json"}, new String[] {"java.lang.String"});
             assertTrue(path.startsWith((String) s.getAttribute(NAME, "DumpDirectory")), path);

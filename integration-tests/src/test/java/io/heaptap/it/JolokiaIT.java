@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.jolokia.client.JolokiaClient;
 import org.jolokia.client.JolokiaClientBuilder;
@@ -61,6 +62,11 @@ class JolokiaIT {
                         "exec through Jolokia reaches the one Controller");
                 Wait.until("samples", Duration.ofSeconds(30),
                         () -> ((Number) read(jolokia, "Samples")).longValue() > 0);
+                // The whole status in one read, as JSON (the Status composite).
+                Map<?, ?> status = (Map<?, ?>) read(jolokia, "Status");
+                assertEquals("recording", status.get("state"), status.toString());
+                assertTrue(((Number) status.get("samples")).longValue() > 0, status.toString());
+                assertEquals(65536L, ((Number) status.get("samplingIntervalBytes")).longValue(), status.toString());
                 JolokiaExecResponse dumped = jolokia.execute(new JolokiaExecRequest("io.heaptap:type=Heaptap",
                         "dump(java.lang.String)", "json"), HttpMethod.POST);
                 Path file = Path.of((String) dumped.getValue());

@@ -2,31 +2,24 @@ package io.heaptap.jmx;
 
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
-import io.heaptap.profile.Drops;
-import io.heaptap.profile.GcCost;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.TopSites;
-import io.heaptap.profile.format.GcText;
-import io.heaptap.profile.format.LiveSummary;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.leak.LeakEvidence;
 import io.heaptap.profile.leak.LeakFormat;
 import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
-import io.heaptap.session.HeapBudgetException;
 import io.heaptap.session.HttpServing;
 import io.heaptap.session.LeakWatchOptions;
 import io.heaptap.session.PathOptions;
 import io.heaptap.session.ServeOptions;
-import io.heaptap.session.SessionStatus;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The MXBean: a thin adapter from JMX to the {@link Controller}. Arguments are checked here so
@@ -46,181 +39,153 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
+    public StatusView getStatus() {
+        return new StatusRead(controller.status(), controller::recentProfile, this::agentFacts, true);
+    }
+
+    /** One snapshot for one attribute; it throws, as before, when the figure needs a profile too big for the heap budget. */
+    private StatusRead read() {
+        return new StatusRead(controller.status(), controller::recentProfile, this::agentFacts, false);
+    }
+
+    private StatusRead.Agent agentFacts() {
+        return new StatusRead.Agent(getAgentVersion(), getHeapBudgetBytes(), getWeakRefs(), getDumpDirectory(), getHttpUrl(),
+                getHttpTokenFile(), getLeakWatchState(), getLeakWatchSnapshots());
+    }
+
+    @Override
     public String getState() {
-        return controller.status().state().name().toLowerCase(Locale.ROOT);
+        return read().getState();
     }
 
     @Override
     public String getStartedBy() {
-        String by = controller.status().startedBy();
-        return by == null ? "" : by;
+        return read().getStartedBy();
     }
 
     @Override
     public String getStartTime() {
-        SessionStatus s = controller.status();
-        return s.startedAt() == null ? "" : s.startedAt().toString();
+        return read().getStartTime();
     }
 
     @Override
     public long getTimeLeftMillis() {
-        return controller.status().timeLeftMillis();
+        return read().getTimeLeftMillis();
     }
 
     @Override
     public long getSamplingIntervalBytes() {
-        CaptureOptions o = controller.status().options();
-        return o == null ? 0 : o.intervalBytes();
+        return read().getSamplingIntervalBytes();
     }
 
     @Override
     public int getStackDepth() {
-        CaptureOptions o = controller.status().options();
-        return o == null ? 0 : o.stackDepth();
+        return read().getStackDepth();
     }
 
     @Override
     public boolean isLiveTracking() {
-        CaptureOptions o = controller.status().options();
-        return o != null && o.live();
+        return read().isLiveTracking();
     }
 
     @Override
     public int getLiveBudget() {
-        CaptureOptions o = controller.status().options();
-        return o == null || !o.live() ? 0 : o.liveBudget();
+        return read().getLiveBudget();
     }
 
     @Override
     public long getSamples() {
-        return controller.status().samples();
+        return read().getSamples();
     }
 
     @Override
     public long getSamplesDropped() {
-        AllocationProfile p = controller.recentProfile();
-        if (p == null) {
-            return 0;
-        }
-        Drops d = p.info().drops();
-        return d.samplesDropped() + d.samplesWithoutStack() + d.samplesStackError();
+        return read().getSamplesDropped();
     }
 
     @Override
     public long getTrackedObjects() {
-        AllocationProfile p = controller.recentProfile();
-        return p == null ? 0 : p.liveInfo().tracked();
+        return read().getTrackedObjects();
     }
 
     @Override
     public double getKeepProbability() {
-        AllocationProfile p = controller.recentProfile();
-        return p == null ? 1 : p.liveInfo().keepProbability();
+        return read().getKeepProbability();
     }
 
     @Override
     public double getEstimatedAllocatedBytes() {
-        AllocationProfile p = controller.recentProfile();
-        return p == null ? 0 : p.totals().estimatedBytes();
+        return read().getEstimatedAllocatedBytes();
     }
 
     @Override
     public double getEstimatedLiveBytes() {
-        AllocationProfile p = controller.recentProfile();
-        return p == null ? 0 : p.liveTotals().proven().bytes().value();
+        return read().getEstimatedLiveBytes();
     }
 
     @Override
     public double getEstimatedLiveBytesLow() {
-        AllocationProfile p = controller.recentProfile();
-        return p == null ? 0 : p.liveTotals().proven().bytes().lower();
+        return read().getEstimatedLiveBytesLow();
     }
 
     @Override
     public double getEstimatedLiveBytesHigh() {
-        AllocationProfile p = controller.recentProfile();
-        return p == null ? 0 : p.liveTotals().proven().bytes().upper();
+        return read().getEstimatedLiveBytesHigh();
     }
 
     @Override
     public double getUnexaminedLiveBytes() {
-        AllocationProfile p = controller.recentProfile();
-        return p == null ? 0 : p.liveTotals().unexamined().bytes().value() + p.liveTotals().heldUnexamined().bytes().value();
+        return read().getUnexaminedLiveBytes();
     }
 
     @Override
     public long getMarkings() {
-        AllocationProfile p = controller.recentProfile();
-        return p == null ? 0 : p.liveInfo().markings().inWindow();
+        return read().getMarkings();
     }
 
     @Override
     public String getLastMarking() {
-        AllocationProfile p = controller.recentProfile();
-        return p == null || p.liveInfo().markings().lastCompletedAt() == null ? "" : p.liveInfo().markings().lastCompletedAt().toString();
+        return read().getLastMarking();
     }
 
     @Override
     public List<String> getLiveReport() {
-        AllocationProfile p = controller.recentProfile();
-        return p == null ? List.of() : LiveSummary.lines(p, "capture");
+        return read().getLiveReport();
     }
 
     @Override
     public String getGcCollector() {
-        GcCost gc = controller.status().gc();
-        return gc == null ? "" : gc.collector();
+        return read().getGcCollector();
     }
 
     @Override
     public long getGcCollections() {
-        GcCost gc = controller.status().gc();
-        return gc == null ? 0 : gc.collections();
+        return read().getGcCollections();
     }
 
     @Override
     public long getGcPauseMillis() {
-        GcCost gc = controller.status().gc();
-        return gc == null ? 0 : gc.pauseMillis();
+        return read().getGcPauseMillis();
     }
 
     @Override
     public double getGcPauseShare() {
-        GcCost gc = controller.status().gc();
-        return gc == null ? 0 : gc.pauseShare();
+        return read().getGcPauseShare();
     }
 
     @Override
     public double getGcCpuShare() {
-        GcCost gc = controller.status().gc();
-        return gc == null ? -1 : gc.cpu().share();
+        return read().getGcCpuShare();
     }
 
     @Override
     public double getAllocationRateBytesPerSecond() {
-        AllocationProfile p = controller.recentProfile();
-        return p == null ? 0 : p.allocationRate();
+        return read().getAllocationRateBytesPerSecond();
     }
 
     @Override
     public List<String> getGcReport() {
-        GcCost gc = controller.status().gc();
-        List<String> lines = new ArrayList<>();
-        if (gc != null) {
-            lines.add(GcText.header(gc));
-            gc.alarm().ifPresent(lines::add);
-            AllocationProfile p;
-            try {
-                p = controller.recentProfile();
-            } catch (HeapBudgetException tooBig) {
-                p = null;  // the GC's cost does not need the profile; only its last line, the allocation rate, does
-            }
-            lines.addAll(GcText.lines(gc, p == null ? 0 : p.allocationRate()));
-            if (p == null) {
-                lines.remove(lines.size() - 1);
-            }
-        }
-        return lines;
+        return read().getGcReport();
     }
 
     @Override
@@ -230,7 +195,7 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public long getNativeMemoryBytes() {
-        return controller.status().nativeMemory();
+        return read().getNativeMemoryBytes();
     }
 
     @Override
@@ -240,8 +205,7 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public String getNativeAgentError() {
-        SessionStatus s = controller.status();
-        return s.nativeError() == null ? "" : s.nativeError();
+        return read().getNativeAgentError();
     }
 
     @Override

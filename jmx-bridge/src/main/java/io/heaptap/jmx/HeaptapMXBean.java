@@ -1,5 +1,8 @@
 package io.heaptap.jmx;
 
+import io.heaptap.session.CaptureOptions;
+import io.heaptap.session.PathOptions;
+
 import java.util.List;
 
 /**
@@ -9,6 +12,11 @@ import java.util.List;
  */
 @Description("heaptap: time-boxed, Poisson-sampled allocation profiling and live-object tracking of this JVM")
 public interface HeaptapMXBean {
+
+    @Description("The whole status read at once, from one snapshot of the session, so its figures agree: one item per status"
+            + " attribute below, under the attribute's name (State is state), plus profileError (why the profile's figures are"
+            + " 0 when it was too big to summarise within the heap budget; empty otherwise)")
+    StatusView getStatus();
 
     @Description("idle (nothing recorded), recording, or stopped (the last capture can still be dumped)")
     String getState();
@@ -126,7 +134,7 @@ public interface HeaptapMXBean {
     @Description("Starts a capture with every option")
     void start(@Description(name = "duration", value = "Time box, e.g. 30s, 2m (max 24h)") String duration,
                @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k (min 4k)") String interval,
-               @Description(name = "stackDepth", value = "Stack frames kept per sample, 1-2048") int stackDepth,
+               @Description(name = "stackDepth", value = "Stack frames kept per sample, 1-" + CaptureOptions.MAX_DEPTH) int stackDepth,
                @Description(name = "maxStacks", value = "Distinct stacks kept, 1-1048576") int maxStacks,
                @Description(name = "live", value = "Track sampled objects") boolean live,
                @Description(name = "liveBudget", value = "Maximum tracked objects, 1-1048576") int liveBudget,
@@ -185,7 +193,7 @@ public interface HeaptapMXBean {
             + " one line each. WARNING: the heap walk pauses the application (at most timeLimit)")
     List<String> referencePaths(@Description(name = "site", value = "Allocated type (byte[]) or allocating method (OrderCache.put), a substring") String site,
                                 @Description(name = "maxPaths", value = "Objects to find chains for, 1-64 (3)") int maxPaths,
-                                @Description(name = "maxDepth", value = "References followed from a root or static field, 1-1024 (32)") int maxDepth,
+                                @Description(name = "maxDepth", value = "References followed from a root or static field, 1-" + PathOptions.MAX_MAX_DEPTH + " (32)") int maxDepth,
                                 @Description(name = "maxObjects", value = "Objects the walk may record, 1-16777216 (1048576; ~60 bytes of native memory each while it runs)") int maxObjects,
                                 @Description(name = "timeLimit", value = "Longest walk (and pause), e.g. 2s (max 10s)") String timeLimit);
 

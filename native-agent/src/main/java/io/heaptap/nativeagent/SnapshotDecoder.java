@@ -15,11 +15,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** Reads the binary snapshot written by allocationStore.cpp / sampler.cpp (big-endian). */
+/**
+ * Reads the binary snapshot written through snapshotWriter.h (big-endian; the layout is described
+ * there). MAGIC and VERSION must equal kSnapshotMagic and kSnapshotVersion (NativeConstantsTest).
+ */
 final class SnapshotDecoder {
     static final int MAGIC = 0x48544150;  // "HTAP"
-    static final int VERSION = 3;
-    private static final int NONE = 0xFFFFFFFF;
+    static final int VERSION = 4;
+    static final int NONE = 0xFFFFFFFF;  // kNone
     static final Frame UNKNOWN_METHOD = Frame.synthetic("[unknown-method]");
 
     private SnapshotDecoder() {
@@ -106,7 +109,6 @@ final class SnapshotDecoder {
             long siteSamples = in.readLong();
             double objects = in.readDouble();
             double estimatedBytes = in.readDouble();
-            in.readLong();  // raw sampled bytes: kept in the format for diagnostics, unused here
             double objectsVariance = in.readDouble();
             double bytesVariance = in.readDouble();
             raw.add(new RawSite(stack, type, siteSamples, objects, estimatedBytes, objectsVariance, bytesVariance));

@@ -9,6 +9,7 @@ import io.heaptap.profile.Estimate;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.Markings;
+import io.heaptap.testing.CallPaths;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -92,9 +93,7 @@ class NativeAgentTest {
         NativeAgent agent = NativeAgent.get();
         agent.start(1024, Duration.ofMinutes(1), 64, 65_536, 65_536, 0, 2);
         for (int round = 0; round < 4; round++) {
-            for (int path = 0; path < 1 << 12; path++) {
-                walk(path, 12);
-            }
+            CallPaths.everyPath(12, 16, 64);
         }
         agent.stop();
         long afterCapture = agent.nativeMemoryBytes();
@@ -102,27 +101,6 @@ class NativeAgentTest {
         long afterClear = agent.nativeMemoryBytes();
         assertTrue(afterCapture > 1 << 20, "a capture of thousands of stacks holds megabytes: " + afterCapture);
         assertTrue(afterClear < 16 << 10, "after clear the tables hold almost nothing: " + afterClear + " bytes");
-    }
-
-    /** 2^level distinct call paths down to one allocation. */
-    static void walk(int bits, int level) {
-        if (level == 0) {
-            for (int i = 0; i < 16; i++) {
-                sink = new byte[64];
-            }
-        } else if ((bits & 1) == 0) {
-            left(bits >>> 1, level - 1);
-        } else {
-            right(bits >>> 1, level - 1);
-        }
-    }
-
-    static void left(int bits, int level) {
-        walk(bits, level);
-    }
-
-    static void right(int bits, int level) {
-        walk(bits, level);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.heaptap.session;
 
+import io.heaptap.nativeagent.NativeLimits;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.LiveFilter;
 
@@ -31,7 +32,7 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
     public static final long MIN_INTERVAL = 4 * 1024;
     public static final long MAX_INTERVAL = 1L << 30;
     public static final int DEFAULT_DEPTH = 64;
-    public static final int MAX_DEPTH = 2048;
+    public static final int MAX_DEPTH = NativeLimits.MAX_STACK_DEPTH;
     public static final int DEFAULT_MAX_STACKS = 65_536;
     public static final int MAX_MAX_STACKS = 1 << 20;
     public static final int DEFAULT_LIVE_BUDGET = 65_536;

@@ -1,5 +1,6 @@
 package io.heaptap.session;
 
+import io.heaptap.nativeagent.NativeLimits;
 import io.heaptap.profile.HumanUnits;
 
 import java.time.Duration;
@@ -18,7 +19,7 @@ public record PathOptions(int maxPaths, int maxDepth, int maxObjects, Duration t
     public static final int DEFAULT_MAX_PATHS = 3;
     public static final int MAX_MAX_PATHS = 64;
     public static final int DEFAULT_MAX_DEPTH = 32;
-    public static final int MAX_MAX_DEPTH = 1024;
+    public static final int MAX_MAX_DEPTH = NativeLimits.MAX_PATH_DEPTH;
     public static final int DEFAULT_MAX_OBJECTS = 1 << 20;
     public static final int MAX_MAX_OBJECTS = 1 << 24;
     /**

@@ -10,6 +10,7 @@ import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.format.ProfileWriter;
+import io.heaptap.testing.CallPaths;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -32,9 +33,7 @@ class DumpCostTest {
         for (int levels : new int[] {6, 12}) {
             agent.start(1024, Duration.ofMinutes(1), 64, 65_536, 8192, 0, 2);
             for (int round = 0; round < 4; round++) {
-                for (int path = 0; path < 1 << levels; path++) {
-                    walk(path, levels);
-                }
+                CallPaths.everyPath(levels, 8, 64);
             }
             agent.stop();
             TableSizes sizes = agent.tableSizes();
@@ -61,9 +60,7 @@ class DumpCostTest {
         NativeAgent agent = NativeAgent.get();
         agent.start(16 * 1024, Duration.ofMinutes(1), 64, 65_536, 65_536, 0, 2);
         for (int round = 0; round < 64; round++) {
-            for (int path = 0; path < 1 << 8; path++) {
-                walk(path, 8);
-            }
+            CallPaths.everyPath(8, 8, 64);
         }
         agent.stop();
         TableSizes sizes = agent.tableSizes();
@@ -80,26 +77,5 @@ class DumpCostTest {
         }
         Runtime r = Runtime.getRuntime();
         return r.totalMemory() - r.freeMemory();
-    }
-
-    /** 2^level distinct call paths down to a few allocations. */
-    static void walk(int bits, int level) {
-        if (level == 0) {
-            for (int i = 0; i < 8; i++) {
-                sink = new byte[64];
-            }
-        } else if ((bits & 1) == 0) {
-            left(bits >>> 1, level - 1);
-        } else {
-            right(bits >>> 1, level - 1);
-        }
-    }
-
-    static void left(int bits, int level) {
-        walk(bits, level);
-    }
-
-    static void right(int bits, int level) {
-        walk(bits, level);
     }
 }

@@ -1,7 +1,11 @@
 package io.heaptap.it.support;
 
+import io.heaptap.testing.CallPaths;
+
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -16,6 +20,16 @@ public final class Paths {
 
     public static Path testClasses() {
         return required("heaptap.testClasses");
+    }
+
+    /** A target JVM's class path: this module's workloads, and the workloads they share with other modules' tests. */
+    public static String workloadClassPath() {
+        try {
+            Path shared = Path.of(CallPaths.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return testClasses() + File.pathSeparator + shared;
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public static Path asyncProfilerJar() {

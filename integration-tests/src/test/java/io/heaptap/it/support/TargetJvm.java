@@ -42,7 +42,7 @@ public final class TargetJvm implements AutoCloseable {
         }
         cmd.addAll(jvmArgs);
         cmd.add("-cp");
-        cmd.add(Paths.testClasses().toString());
+        cmd.add(Paths.workloadClassPath());
         cmd.add(main.getName());
         cmd.addAll(List.of(args));
         TargetJvm jvm = new TargetJvm(new ProcessBuilder(cmd).start());

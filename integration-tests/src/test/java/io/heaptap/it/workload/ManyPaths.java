@@ -1,11 +1,13 @@
 package io.heaptap.it.workload;
 
+import io.heaptap.testing.CallPaths;
+
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * An application with a big profile in a small heap: worker threads allocate through 2^16 distinct
- * call paths (a walk of 16 levels, each level through one of two methods), so a capture at a small
+ * call paths ({@link CallPaths}: a walk of 16 levels, each level through one of two methods), so a capture at a small
  * interval holds about 65k distinct stacks, while the application keeps a live set of its own
  * (first argument, MiB; default 24).
  *
@@ -21,7 +23,6 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class ManyPaths {
     static final int LEVELS = 16;
     static final int WORKERS = 2;
-    static volatile Object sink;
     static final AtomicLongArray ROUNDS = new AtomicLongArray(WORKERS);
     static final AtomicBoolean OOM = new AtomicBoolean();
     static volatile String oomWhere = "";
@@ -68,9 +69,7 @@ public final class ManyPaths {
         int slot = worker;
         while (true) {
             try {
-                for (int path = 0; path < (1 << LEVELS); path++) {
-                    walk(path, LEVELS);
-                }
+                CallPaths.everyPath(LEVELS, 1, 48);
                 kept[slot] = new byte[64 * 1024];  // the live set turns over slowly
                 slot = (slot + WORKERS) % kept.length;
                 ROUNDS.incrementAndGet(worker);
@@ -79,24 +78,6 @@ public final class ManyPaths {
                 oomWhere = " in " + Thread.currentThread().getName();
             }
         }
-    }
-
-    static void walk(int bits, int level) {
-        if (level == 0) {
-            sink = new byte[48];
-        } else if ((bits & 1) == 0) {
-            left(bits >>> 1, level - 1);
-        } else {
-            right(bits >>> 1, level - 1);
-        }
-    }
-
-    static void left(int bits, int level) {
-        walk(bits, level);
-    }
-
-    static void right(int bits, int level) {
-        walk(bits, level);
     }
 
     /** The heap in use after collections, and other threads' allocations, over a window. */

@@ -1,0 +1,307 @@
+package io.heaptap.jmx;
+
+import io.heaptap.profile.AllocationProfile;
+import io.heaptap.profile.Drops;
+import io.heaptap.profile.GcCost;
+import io.heaptap.profile.format.GcText;
+import io.heaptap.profile.format.LiveSummary;
+import io.heaptap.session.CaptureOptions;
+import io.heaptap.session.HeapBudgetException;
+import io.heaptap.session.SessionStatus;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * One read of the session for the MXBean: one {@link SessionStatus} and at most one profile, from
+ * which every status figure is computed here and nowhere else. A single attribute makes a read and
+ * asks it for one figure; the {@code Status} composite asks one read for all of them. The profile
+ * is fetched only when a figure needs it (most attributes do not), and at most once.
+ */
+final class StatusRead implements StatusView {
+    /** What the status shows besides the capture: the agent and its doors, read once for the composite. */
+    record Agent(String version, long heapBudgetBytes, long weakRefs, String dumpDirectory, String httpUrl, String httpTokenFile,
+                 String leakWatchState, int leakWatchSnapshots) {
+    }
+
+    private final SessionStatus session;
+    private final Supplier<AllocationProfile> profileSource;
+    private final Supplier<Agent> agentSource;
+    /** Whether a profile too big for the heap budget becomes {@link #getProfileError()} (composite) or throws (attribute). */
+    private final boolean tolerant;
+
+    private boolean profileRead;
+    private AllocationProfile profile;
+    private HeapBudgetException profileTooBig;
+    private Agent agent;
+
+    /**
+     * @param profileSource the recent profile: null when idle; may throw {@link HeapBudgetException}
+     * @param agentSource   the facts about the agent, asked for only when a figure needs them
+     */
+    StatusRead(SessionStatus session, Supplier<AllocationProfile> profileSource, Supplier<Agent> agentSource, boolean tolerant) {
+        this.session = session;
+        this.profileSource = profileSource;
+        this.agentSource = agentSource;
+        this.tolerant = tolerant;
+    }
+
+    /** The profile or null; throws when it was too big, unless this read is tolerant. */
+    private AllocationProfile profile() {
+        AllocationProfile p = profileOrNull();
+        if (profileTooBig != null && !tolerant) {
+            throw profileTooBig;
+        }
+        return p;
+    }
+
+    /** The profile, or null when idle or too big for the heap budget. */
+    private AllocationProfile profileOrNull() {
+        if (!profileRead) {
+            profileRead = true;
+            try {
+                profile = profileSource.get();
+            } catch (HeapBudgetException tooBig) {
+                profileTooBig = tooBig;
+            }
+        }
+        return profile;
+    }
+
+    private Agent agent() {
+        if (agent == null) {
+            agent = agentSource.get();
+        }
+        return agent;
+    }
+
+    @Override
+    public String getState() {
+        return session.state().name().toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public String getStartedBy() {
+        return session.startedBy() == null ? "" : session.startedBy();
+    }
+
+    @Override
+    public String getStartTime() {
+        return session.startedAt() == null ? "" : session.startedAt().toString();
+    }
+
+    @Override
+    public long getTimeLeftMillis() {
+        return session.timeLeftMillis();
+    }
+
+    @Override
+    public long getSamplingIntervalBytes() {
+        CaptureOptions o = session.options();
+        return o == null ? 0 : o.intervalBytes();
+    }
+
+    @Override
+    public int getStackDepth() {
+        CaptureOptions o = session.options();
+        return o == null ? 0 : o.stackDepth();
+    }
+
+    @Override
+    public boolean isLiveTracking() {
+        CaptureOptions o = session.options();
+        return o != null && o.live();
+    }
+
+    @Override
+    public int getLiveBudget() {
+        CaptureOptions o = session.options();
+        return o == null || !o.live() ? 0 : o.liveBudget();
+    }
+
+    @Override
+    public long getSamples() {
+        return session.samples();
+    }
+
+    @Override
+    public long getSamplesDropped() {
+        AllocationProfile p = profile();
+        if (p == null) {
+            return 0;
+        }
+        Drops d = p.info().drops();
+        return d.samplesDropped() + d.samplesWithoutStack() + d.samplesStackError();
+    }
+
+    @Override
+    public long getTrackedObjects() {
+        AllocationProfile p = profile();
+        return p == null ? 0 : p.liveInfo().tracked();
+    }
+
+    @Override
+    public double getKeepProbability() {
+        AllocationProfile p = profile();
+        return p == null ? 1 : p.liveInfo().keepProbability();
+    }
+
+    @Override
+    public double getEstimatedAllocatedBytes() {
+        AllocationProfile p = profile();
+        return p == null ? 0 : p.totals().estimatedBytes();
+    }
+
+    @Override
+    public double getEstimatedLiveBytes() {
+        AllocationProfile p = profile();
+        return p == null ? 0 : p.liveTotals().proven().bytes().value();
+    }
+
+    @Override
+    public double getEstimatedLiveBytesLow() {
+        AllocationProfile p = profile();
+        return p == null ? 0 : p.liveTotals().proven().bytes().lower();
+    }
+
+    @Override
+    public double getEstimatedLiveBytesHigh() {
+        AllocationProfile p = profile();
+        return p == null ? 0 : p.liveTotals().proven().bytes().upper();
+    }
+
+    @Override
+    public double getUnexaminedLiveBytes() {
+        AllocationProfile p = profile();
+        return p == null ? 0 : p.liveTotals().unexamined().bytes().value() + p.liveTotals().heldUnexamined().bytes().value();
+    }
+
+    @Override
+    public long getMarkings() {
+        AllocationProfile p = profile();
+        return p == null ? 0 : p.liveInfo().markings().inWindow();
+    }
+
+    @Override
+    public String getLastMarking() {
+        AllocationProfile p = profile();
+        return p == null || p.liveInfo().markings().lastCompletedAt() == null ? "" : p.liveInfo().markings().lastCompletedAt().toString();
+    }
+
+    @Override
+    public List<String> getLiveReport() {
+        AllocationProfile p = profile();
+        return p == null ? List.of() : LiveSummary.lines(p, "capture");
+    }
+
+    @Override
+    public String getGcCollector() {
+        GcCost gc = session.gc();
+        return gc == null ? "" : gc.collector();
+    }
+
+    @Override
+    public long getGcCollections() {
+        GcCost gc = session.gc();
+        return gc == null ? 0 : gc.collections();
+    }
+
+    @Override
+    public long getGcPauseMillis() {
+        GcCost gc = session.gc();
+        return gc == null ? 0 : gc.pauseMillis();
+    }
+
+    @Override
+    public double getGcPauseShare() {
+        GcCost gc = session.gc();
+        return gc == null ? 0 : gc.pauseShare();
+    }
+
+    @Override
+    public double getGcCpuShare() {
+        GcCost gc = session.gc();
+        return gc == null ? -1 : gc.cpu().share();
+    }
+
+    @Override
+    public double getAllocationRateBytesPerSecond() {
+        AllocationProfile p = profile();
+        return p == null ? 0 : p.allocationRate();
+    }
+
+    @Override
+    public List<String> getGcReport() {
+        GcCost gc = session.gc();
+        List<String> lines = new ArrayList<>();
+        if (gc != null) {
+            lines.add(GcText.header(gc));
+            gc.alarm().ifPresent(lines::add);
+            // The GC's cost does not need the profile; only its last line, the allocation rate, does.
+            AllocationProfile p = profileOrNull();
+            lines.addAll(GcText.lines(gc, p == null ? 0 : p.allocationRate()));
+            if (p == null) {
+                lines.remove(lines.size() - 1);
+            }
+        }
+        return lines;
+    }
+
+    @Override
+    public long getHeapBudgetBytes() {
+        return agent().heapBudgetBytes();
+    }
+
+    @Override
+    public long getNativeMemoryBytes() {
+        return session.nativeMemory();
+    }
+
+    @Override
+    public long getWeakRefs() {
+        return agent().weakRefs();
+    }
+
+    @Override
+    public String getNativeAgentError() {
+        return session.nativeError() == null ? "" : session.nativeError();
+    }
+
+    @Override
+    public String getAgentVersion() {
+        return agent().version();
+    }
+
+    @Override
+    public String getDumpDirectory() {
+        return agent().dumpDirectory();
+    }
+
+    @Override
+    public String getHttpUrl() {
+        return agent().httpUrl();
+    }
+
+    @Override
+    public String getHttpTokenFile() {
+        return agent().httpTokenFile();
+    }
+
+    @Override
+    public String getLeakWatchState() {
+        return agent().leakWatchState();
+    }
+
+    @Override
+    public int getLeakWatchSnapshots() {
+        return agent().leakWatchSnapshots();
+    }
+
+    @Override
+    public String getProfileError() {
+        profileOrNull();
+        return profileTooBig == null ? "" : profileTooBig.getMessage();
+    }
+}

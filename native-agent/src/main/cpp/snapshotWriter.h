@@ -1,0 +1,140 @@
+// The snapshot format: the one channel from the native tables to Java (SnapshotDecoder.java).
+//
+// Why one file: the format used to be written piecemeal by four files, with its version a bare
+// number on each side. Every byte of it is now written through SnapshotWriter, in the order
+// SnapshotDecoder reads it; kSnapshotMagic and kSnapshotVersion are compared with the Java side's
+// constants by NativeConstantsTest, and SnapshotGoldenTest decodes a snapshot written here against
+// a checked-in rendering. Change the layout => bump kSnapshotVersion and SnapshotDecoder.VERSION.
+//
+// Layout (big-endian, as java.io.DataInputStream reads it; "str" is an index into the strings,
+// kNone marks "no entry"):
+//   header    magic u32, version u32, generation u64, intervalBytes u64, stackDepth u32
+//   strings   count u32, then count modified-UTF-8 strings (u16 length + bytes)
+//   counters  samples, dropped, withoutStack, stackError, truncated, afterDeadline, classesDropped,
+//             methodsUnresolved: 8 x u64
+//   methods   count u32; each: classSignature str, name str, sourceFile str|kNone, lines u32,
+//             then lines x (startBci u32, line u32)
+//   frames    count u32; each: method u32|kNone, bci u32
+//   stacks    count u32; each: truncated u8, length u32, then length x frame u32
+//   sites     count u32; each: stack u32|kNone, type str, samples u64, objects f64, bytes f64,
+//             objectsVariance f64, bytesVariance f64
+//   live      nowNanos u64, enabled u8, budget u32, keep f64, admitted, skipped, thinnings,
+//             thinnedEntries, died, refFailures, weakRefs, gcEpoch: 8 x u64, count u32; each entry:
+//             site u32, size u64, objects f64, bytes f64, ageNanos u64, gcsSurvived u64, large u8
+//
+// Version 4 dropped the sites' raw sampled bytes (written since version 1, never read).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "byteWriter.h"
+
+constexpr uint32_t kSnapshotMagic = 0x48544150u;  // "HTAP"
+constexpr uint32_t kSnapshotVersion = 4;
+
+struct SnapshotCounters {
+    uint64_t samples, dropped, withoutStack, stackError, truncated, afterDeadline, classesDropped, methodsUnresolved;
+};
+
+struct SnapshotSite {
+    uint32_t stack, type;
+    uint64_t samples;
+    double objects, bytes, objectsVariance, bytesVariance;
+};
+
+struct SnapshotLiveHeader {
+    int64_t nowNanos;  // CLOCK_MONOTONIC, the clock of System.nanoTime(): ages relate to the reader's clock
+    bool enabled;
+    uint32_t budget;
+    double keep;
+    uint64_t admitted, skipped, thinnings, thinnedEntries, died, refFailures, weakRefs, gcEpoch;
+    uint32_t count;
+};
+
+struct SnapshotLiveEntry {
+    uint32_t site;
+    uint64_t size;
+    double objects, bytes;
+    uint64_t ageNanos, gcsSurvived;
+    bool large;
+};
+
+// Writes the records of the layout above into a ByteWriter. Sections may be written into separate
+// ByteWriters and appended in layout order (the store writes its body before its string pool).
+class SnapshotWriter {
+  public:
+    explicit SnapshotWriter(ByteWriter& out) : out_(out) {}
+
+    void header(uint64_t generation, uint64_t intervalBytes, uint32_t stackDepth) {
+        out_.u32(kSnapshotMagic);
+        out_.u32(kSnapshotVersion);
+        out_.u64(generation);
+        out_.u64(intervalBytes);
+        out_.u32(stackDepth);
+    }
+    void strings(const std::vector<const std::string*>& pool) {
+        out_.u32(static_cast<uint32_t>(pool.size()));
+        for (const std::string* s : pool) out_.utf(*s);
+    }
+    void counters(const SnapshotCounters& c) {
+        for (uint64_t v : {c.samples, c.dropped, c.withoutStack, c.stackError, c.truncated, c.afterDeadline,
+                           c.classesDropped, c.methodsUnresolved}) {
+            out_.u64(v);
+        }
+    }
+    // Each table (methods, frames, stacks, sites) starts with its count.
+    void count(size_t n) { out_.u32(static_cast<uint32_t>(n)); }
+    void method(uint32_t classSignature, uint32_t name, uint32_t sourceFile, size_t lines) {
+        out_.u32(classSignature);
+        out_.u32(name);
+        out_.u32(sourceFile);
+        out_.u32(static_cast<uint32_t>(lines));
+    }
+    void line(int32_t startBci, int32_t line) {
+        out_.u32(static_cast<uint32_t>(startBci));
+        out_.u32(static_cast<uint32_t>(line));
+    }
+    void frame(uint32_t method, int32_t bci) {
+        out_.u32(method);
+        out_.u32(static_cast<uint32_t>(bci));
+    }
+    void stack(bool truncated, uint32_t length) {
+        out_.u8(truncated ? 1 : 0);
+        out_.u32(length);
+    }
+    void stackFrame(uint32_t frame) { out_.u32(frame); }
+    void site(const SnapshotSite& s) {
+        out_.u32(s.stack);
+        out_.u32(s.type);
+        out_.u64(s.samples);
+        out_.f64(s.objects);
+        out_.f64(s.bytes);
+        out_.f64(s.objectsVariance);
+        out_.f64(s.bytesVariance);
+    }
+    void live(const SnapshotLiveHeader& h) {
+        out_.u64(static_cast<uint64_t>(h.nowNanos));
+        out_.u8(h.enabled ? 1 : 0);
+        out_.u32(h.budget);
+        out_.f64(h.keep);
+        for (uint64_t v : {h.admitted, h.skipped, h.thinnings, h.thinnedEntries, h.died, h.refFailures, h.weakRefs, h.gcEpoch}) {
+            out_.u64(v);
+        }
+        out_.u32(h.count);
+    }
+    void liveEntry(const SnapshotLiveEntry& e) {
+        out_.u32(e.site);
+        out_.u64(e.size);
+        out_.f64(e.objects);
+        out_.f64(e.bytes);
+        out_.u64(e.ageNanos);
+        out_.u64(e.gcsSurvived);
+        out_.u8(e.large ? 1 : 0);
+    }
+    // A section written into another ByteWriter, in its place in the layout.
+    void append(const ByteWriter& section) { out_.append(section); }
+
+  private:
+    ByteWriter& out_;
+};
