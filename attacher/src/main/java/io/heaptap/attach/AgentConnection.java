@@ -5,6 +5,8 @@ import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 
+import io.heaptap.agent.AgentReply;
+import io.heaptap.agent.CaptureRequest;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.exit.HeaptapException;
 import io.heaptap.http.HttpEndpoint;
@@ -64,17 +66,7 @@ public final class AgentConnection implements AutoCloseable {
         VirtualMachine vm = attach(target);
         phases.mark("attach handshake");
         try {
-            // The JDK's release file names the version without a round trip through the target's
-            // attach listener (90-290 ms measured on a loaded machine); its properties are the fallback.
-            Optional<String> released = ProcFiles.javaVersion(target.pid());
-            Properties props = released.isPresent() ? null : vm.getSystemProperties();
-            String version = released.orElseGet(() -> props.getProperty("java.version"));
-            int feature = featureOf(released.orElseGet(() -> props.getProperty("java.specification.version", "0")));
-            phases.mark("read the target's Java version");
-            if (feature < MIN_TARGET_FEATURE) {
-                throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " runs Java "
-                        + version + "; heaptap needs Java " + MIN_TARGET_FEATURE + " or newer");
-            }
+            int feature = checkJavaVersion(vm, target, phases);
             JMXServiceURL url = new JMXServiceURL(vm.startLocalManagementAgent());
             phases.mark("JMX agent start in the target");
             // The CLI's half of the JMX connection (RMI classes, handshake) overlaps the target's
@@ -90,7 +82,7 @@ public final class AgentConnection implements AutoCloseable {
             phases.mark("JMX connect (what was left of it)");
             if (!registered) {
                 if (!loadedNow) {
-                    Properties now = props != null ? props : vm.getSystemProperties();
+                    Properties now = vm.getSystemProperties();
                     if (now.getProperty(MBeanRegistration.REGISTERED_PROPERTY) != null) {
                         System.err.println("heaptap: the heaptap MBean was unregistered in pid " + target.pid()
                                 + " (by the application?); registering it again");
@@ -112,6 +104,98 @@ public final class AgentConnection implements AutoCloseable {
             detachQuietly(vm);
             phases.mark("detach");
         }
+    }
+
+    /**
+     * The target's feature release, refused below {@link #MIN_TARGET_FEATURE}. The JDK's release
+     * file names it without a round trip through the target's attach listener (90-290 ms measured
+     * on a loaded machine); its properties are the fallback.
+     */
+    private static int checkJavaVersion(VirtualMachine vm, Target target, AttachPhases phases) throws IOException {
+        Optional<String> released = ProcFiles.javaVersion(target.pid());
+        Properties props = released.isPresent() ? null : vm.getSystemProperties();
+        String version = released.orElseGet(() -> props.getProperty("java.version"));
+        int feature = featureOf(released.orElseGet(() -> props.getProperty("java.specification.version", "0")));
+        phases.mark("read the target's Java version");
+        if (feature < MIN_TARGET_FEATURE) {
+            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " runs Java "
+                    + version + "; heaptap needs Java " + MIN_TARGET_FEATURE + " or newer");
+        }
+        return feature;
+    }
+
+    /**
+     * What a capture started through the agent's arguments reports: when sampling had begun and
+     * when the first sample came (if asked), as {@link System#nanoTime()} values of the target, which
+     * on Linux reads the same monotonic clock as this process.
+     */
+    public record Started(long startedNanos, Optional<Long> firstSampleNanos) {
+    }
+
+    /**
+     * Starts a capture with the Attach API alone: the request rides on the {@code loadAgent} that
+     * loads heaptap.jar (again, if it is there already), and the answer comes back as a system
+     * property over the same connection. No JMX agent is started in the target, so sampling begins
+     * without waiting for one; the MXBean is registered in the target afterwards, for the commands
+     * that use JMX. A refusal is a {@link HeaptapException} with the exit code the JMX path gives.
+     *
+     * @param firstSampleWait with {@code request.reportFirstSample()}, how long to poll for the first sample
+     */
+    public static Started startCapture(Target target, CaptureRequest request, Duration firstSampleWait, AttachPhases phases) {
+        VirtualMachine vm = attach(target);
+        phases.mark("attach handshake");
+        try {
+            checkJavaVersion(vm, target, phases);
+            boolean loadedNow = !ProcFiles.heaptapLoaded(target.pid()).orElse(true);
+            loadAgent(vm, target, request.encode(), phases, null);
+            Properties props = vm.getSystemProperties();
+            String replyText = props.getProperty(AgentReply.property(request.reply()));
+            if (replyText == null) {
+                String error = props.getProperty(AgentLauncher.ERROR_PROPERTY);
+                throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " did not start heaptap"
+                        + (error == null ? " (no answer from its agent)" : ": " + error));
+            }
+            AgentReply reply = AgentReply.decode(replyText);
+            switch (reply.outcome()) {
+                case STARTED -> { }
+                case REFUSED -> throw new HeaptapException(ExitCode.REFUSED, "pid " + target.pid() + " refused: " + reply.message());
+                case BAD_OPTIONS -> throw new HeaptapException(ExitCode.USAGE, reply.message());
+                case FAILED -> throw new HeaptapException(ExitCode.INTERNAL, "pid " + target.pid() + " failed to start the capture: "
+                        + reply.message() + " (please report this with the command you ran)");
+            }
+            Optional<Long> first = request.reportFirstSample()
+                    ? firstSample(vm, request.reply(), firstSampleWait) : Optional.empty();
+            // The target's clock places its own moments among this process's phases.
+            phases.markAt(loadedNow ? "heaptap.jar load and capture start (in the target)"
+                    : "capture start (in the target; heaptap was loaded already)", reply.startedNanos());
+            first.ifPresent(at -> phases.markAt("first sample in the target", at));
+            phases.mark(!request.reportFirstSample() || first.isPresent() ? "answer read back (Attach API round trips)"
+                    : "first sample: none within " + firstSampleWait.toMillis() + " ms (does the target allocate?)");
+            return new Started(reply.startedNanos(), first);
+        } catch (IOException e) {
+            throw lostOrFailed(target, e);
+        } finally {
+            detachQuietly(vm);
+            phases.mark("detach");
+        }
+    }
+
+    /** Polls the target's properties (one Attach API round trip every 2 ms) for its first-sample time. */
+    private static Optional<Long> firstSample(VirtualMachine vm, String reply, Duration wait) throws IOException {
+        long deadline = System.nanoTime() + wait.toNanos() + TimeUnit.MILLISECONDS.toNanos(200);
+        while (System.nanoTime() < deadline) {
+            String value = vm.getSystemProperties().getProperty(AgentReply.firstSampleProperty(reply));
+            if (value != null) {
+                return value.matches("[0-9]{1,19}") ? Optional.of(Long.parseLong(value)) : Optional.empty();
+            }
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     private static JMXConnector connect(JMXServiceURL url) {
@@ -217,6 +301,12 @@ public final class AgentConnection implements AutoCloseable {
      * printing a restricted-method warning into the application's stderr.
      */
     private static void loadAgent(VirtualMachine vm, Target target, String agentArgs, AttachPhases phases) throws IOException {
+        loadAgent(vm, target, agentArgs, phases, "heaptap.jar load (class loading and set-up in the target)");
+    }
+
+    /** As above; {@code jarPhase} names the phase that ends with heaptap.jar's load (null: the caller marks it). */
+    private static void loadAgent(VirtualMachine vm, Target target, String agentArgs, AttachPhases phases, String jarPhase)
+            throws IOException {
         try {
             if (!ProcFiles.heaptapLoaded(target.pid()).orElse(false)) {
                 // Concurrent first attaches all name the same file, which the JVM maps once.
@@ -229,7 +319,9 @@ public final class AgentConnection implements AutoCloseable {
                 phases.mark("native agent load");
             }
             vm.loadAgent(heaptapJar().toString(), agentArgs);
-            phases.mark("heaptap.jar load (class loading and set-up in the target)");
+            if (jarPhase != null) {
+                phases.mark(jarPhase);
+            }
         } catch (NativeAgentException e) {
             throw new HeaptapException(ExitCode.INTERNAL, e.getMessage());
         } catch (AgentLoadException | AgentInitializationException e) {
