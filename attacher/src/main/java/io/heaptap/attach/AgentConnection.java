@@ -325,6 +325,10 @@ public final class AgentConnection implements AutoCloseable {
         } catch (NativeAgentException e) {
             throw new HeaptapException(ExitCode.INTERNAL, e.getMessage());
         } catch (AgentLoadException | AgentInitializationException e) {
+            // The JDK calls a load that got no answer a refusal; it is one when the target lives on.
+            if (String.valueOf(e.getMessage()).contains("did not respond") && ProcFiles.exitsWithin(target.pid(), EXIT_GRACE)) {
+                throw exited(target);
+            }
             throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " refused heaptap's agent: "
                     + e.getMessage() + ". If it runs with -XX:-EnableDynamicAgentLoading, start it with "
                     + "-XX:+EnableDynamicAgentLoading or -javaagent:heaptap.jar");

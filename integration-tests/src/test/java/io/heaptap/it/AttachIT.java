@@ -1,0 +1,72 @@
+package io.heaptap.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.heaptap.it.support.HeaptapCli;
+import io.heaptap.it.support.HeaptapCli.Result;
+import io.heaptap.it.support.Jdk;
+import io.heaptap.it.support.Profiles;
+import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.workload.AllBlocked;
+import io.heaptap.it.workload.Stress;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code start} reaches heaptap through the Attach API alone (the capture rides on loading
+ * heaptap.jar) on targets that make that hard: every core saturated by allocating threads, or every
+ * thread blocked. No timing asserts: the attach phases' speed is the benchmark's.
+ */
+class AttachIT {
+
+    static Stream<Jdk> jdks() {
+        return Jdk.all().stream();
+    }
+
+    /** More allocating threads than cores: the attach listener competes for every slice of CPU. */
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void startOnATargetSaturatingEveryCoreSamplesAndNeedsNoJmx(Jdk jdk) throws Exception {
+        int threads = 2 * Runtime.getRuntime().availableProcessors() + 1;
+        try (TargetJvm target = TargetJvm.start(jdk, Stress.class, List.of("-Xmx512m"), Integer.toString(threads))) {
+            String pid = Long.toString(target.pid());
+            Result started = HeaptapCli.run("start", pid, "--duration", "2m", "--interval", "64k", "--verbose");
+            assertEquals(0, started.exitCode(), started::toString);
+            List<String> phases = StartVerboseIT.PHASE.matcher(started.stderr()).results().map(m -> m.group(2)).toList();
+            assertTrue(phases.stream().anyMatch(p -> p.startsWith("first sample in the target")), started::toString);
+            assertFalse(phases.stream().anyMatch(p -> p.contains("JMX")), "no JMX on start's path: " + phases);
+            // The JMX commands still find heaptap: its MXBean was registered after sampling began.
+            Result dump = HeaptapCli.run("dump", pid, "--format", "json");
+            assertEquals(0, dump.exitCode(), dump::toString);
+            assertTrue(Profiles.json(dump.stdout()).get("capture").get("samples").asLong() > 0, "samples were taken");
+            assertEquals(0, HeaptapCli.run("stop", pid).exitCode());
+        }
+    }
+
+    /** Every thread blocked (on a monitor, or on stdin): the attach listener answers anyway, and sampling runs. */
+    @Test
+    void startOnATargetWhoseThreadsAreAllBlocked() throws Exception {
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), AllBlocked.class)) {
+            String pid = Long.toString(target.pid());
+            Result started = HeaptapCli.run("start", pid, "--duration", "2m", "--interval", "16k");
+            assertEquals(0, started.exitCode(), started::toString);
+            Result again = HeaptapCli.run("start", pid, "--duration", "2m");
+            assertEquals(5, again.exitCode(), again::toString);
+            assertEquals(1, again.stderr().lines().filter(l -> !l.isBlank()).count(), again::toString);
+            assertTrue(again.stderr().startsWith("heaptap: pid " + pid + " refused: a capture is already running"), again::toString);
+            target.send("release");
+            target.awaitLine("allocated", Duration.ofSeconds(60));
+            Result dump = HeaptapCli.run("dump", pid, "--format", "json");
+            assertEquals(0, dump.exitCode(), dump::toString);
+            assertTrue(Profiles.json(dump.stdout()).get("capture").get("samples").asLong() > 0, "the released threads were sampled");
+        }
+    }
+}
