@@ -8,6 +8,7 @@ import io.heaptap.jmx.MBeanRegistration;
 import io.heaptap.session.Controller;
 
 import java.lang.instrument.Instrumentation;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 
@@ -23,6 +24,7 @@ public final class AgentEntry {
     private static Controller controller;
     private static HeaptapNotifications notifications;
     private static HttpEndpoint http;
+    private static boolean listening;
     /** The reply properties published, oldest first: at most {@link AgentReply#KEPT} stay. */
     private static final ArrayDeque<String> replies = new ArrayDeque<>();
 
@@ -37,6 +39,8 @@ public final class AgentEntry {
         AgentArgumentCodec.Decoded decoded = args == null || args.isBlank() ? null : AgentArgumentCodec.decode(args);
         if (decoded != null && decoded.command().equals(CaptureRequest.COMMAND)) {
             capture(decoded);
+        } else if (decoded != null && decoded.command().equals(StopRequest.COMMAND)) {
+            stop(StopRequest.decode(decoded));
         } else {
             start(decoded == null ? AgentArguments.DORMANT : AgentArguments.parse(decoded));
         }
@@ -65,7 +69,7 @@ public final class AgentEntry {
     private static synchronized void start(AgentArguments arguments) throws Exception {
         ensureController();
         try {
-            MBeanRegistration.ensureRegistered(controller, notifications, Version.current(), http);
+            register();
         } finally {
             // Serving does not depend on JMX: a JVM whose MBeanServer refuses heaptap still serves HTTP.
             arguments.serve().ifPresent(http::start);
@@ -76,9 +80,20 @@ public final class AgentEntry {
         if (controller == null) {
             controller = new Controller();
             notifications = new HeaptapNotifications();
-            controller.addListener(notifications);
             http = new HttpEndpoint(controller, Version.current(), MBeanRegistration.objectName());
         }
+    }
+
+    /**
+     * The MXBean, and its notifications from now on: nobody can listen to them before the bean is
+     * registered, and building their text (formatters, locale data) would delay a capture's start.
+     */
+    private static synchronized void register() throws Exception {
+        if (!listening) {
+            controller.addListener(notifications);
+            listening = true;
+        }
+        MBeanRegistration.ensureRegistered(controller, notifications, Version.current(), http);
     }
 
     /**
@@ -93,11 +108,8 @@ public final class AgentEntry {
         try {
             request = CaptureRequest.decode(decoded);
             ensureController();
-            // The attach listener thread runs only tools' commands (jcmd, agents, the JMX agent's start that
-            // the CLI may ask for next): none of what it allocates during the capture is the application's.
-            markAttachListener();
-            controller.start(request.options(), request.client());
-            answer = AgentReply.started(System.nanoTime());
+            Instant startedAt = controller.start(request.options(), request.client()).startedAt();
+            answer = AgentReply.started(System.nanoTime(), startedAt);
         } catch (IllegalArgumentException e) {
             answer = AgentReply.failed(AgentReply.Outcome.BAD_OPTIONS, e.getMessage());
         } catch (IllegalStateException e) {
@@ -112,23 +124,21 @@ public final class AgentEntry {
         }
     }
 
-    private static void markAttachListener() {
-        if (Thread.currentThread().getName().equals("Attach Listener")) {
-            NativeAgent.heaptapWork();  // never closed: the mark stays with the thread
+    private static synchronized void stop(StopRequest request) {
+        if (controller != null) {
+            controller.stopIfStartedAt(request.startedAt(), request.reason());
         }
     }
 
     /** Registers the MXBean, and with --verbose waits for the first sample, on a thread of heaptap's own. */
     private static void afterCapture(String reply, boolean reportFirstSample) {
-        Controller c = controller;
+        Controller c = controller;  // read under the lock; the thread below uses it without
         Runnable body = () -> {
             if (reportFirstSample) {
                 publish(AgentReply.firstSampleProperty(reply), firstSampleNanos(c));
             }
             try {
-                synchronized (AgentEntry.class) {
-                    MBeanRegistration.ensureRegistered(c, notifications, Version.current(), http);
-                }
+                register();
             } catch (Exception | LinkageError e) {
                 // The next JMX command loads the agent again, registers synchronously and reports why not.
             }
@@ -140,7 +150,7 @@ public final class AgentEntry {
         }
     }
 
-    /** Polls the sample count every 100 µs: this runs only for {@code start --verbose}. */
+    /** Polls the sample count every millisecond (to 1 ms, then): this runs only for {@code start --verbose}. */
     private static String firstSampleNanos(Controller c) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FIRST_SAMPLE_WAIT_MILLIS);
         while (System.nanoTime() < deadline) {
@@ -148,7 +158,7 @@ public final class AgentEntry {
                 return Long.toString(System.nanoTime());
             }
             try {
-                TimeUnit.MICROSECONDS.sleep(100);
+                TimeUnit.MILLISECONDS.sleep(1);
             } catch (InterruptedException e) {
                 return "none";
             }

@@ -1,5 +1,6 @@
 package io.heaptap.agent;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.List;
@@ -15,12 +16,14 @@ import java.util.List;
  * @param startedNanos {@link System#nanoTime()} in the target when sampling had begun (0 unless
  *                     started). On Linux every process reads the same monotonic clock, so the CLI
  *                     can place it among its own phases.
+ * @param startedAt    the capture's start as its status names it (null unless started): a
+ *                     {@link StopRequest} stops this capture and no later one
  */
-public record AgentReply(Outcome outcome, String message, long startedNanos) {
+public record AgentReply(Outcome outcome, String message, long startedNanos, Instant startedAt) {
     /** The prefix of every reply property; the target keeps only the last {@link #KEPT} of them. */
     public static final String PREFIX = "heaptap.agent.reply.";
     public static final int KEPT = 16;
-    private static final List<String> NAMES = List.of("message", "at");
+    private static final List<String> NAMES = List.of("message", "at", "started-at");
 
     public enum Outcome {
         /** Sampling runs. */
@@ -37,12 +40,12 @@ public record AgentReply(Outcome outcome, String message, long startedNanos) {
         }
     }
 
-    public static AgentReply started(long startedNanos) {
-        return new AgentReply(Outcome.STARTED, "", startedNanos);
+    public static AgentReply started(long startedNanos, Instant startedAt) {
+        return new AgentReply(Outcome.STARTED, "", startedNanos, startedAt);
     }
 
     public static AgentReply failed(Outcome outcome, String message) {
-        return new AgentReply(outcome, message == null ? "" : message, 0);
+        return new AgentReply(outcome, message == null ? "" : message, 0, null);
     }
 
     /** Where the answer to request {@code reply} is published. */
@@ -59,6 +62,7 @@ public record AgentReply(Outcome outcome, String message, long startedNanos) {
         Map<String, String> values = new LinkedHashMap<>();
         if (outcome == Outcome.STARTED) {
             values.put("at", Long.toString(startedNanos));
+            values.put("started-at", startedAt.toString());
         } else {
             values.put("message", message);
         }
@@ -69,7 +73,8 @@ public record AgentReply(Outcome outcome, String message, long startedNanos) {
         AgentArgumentCodec.Decoded d = AgentArgumentCodec.decode(text).onlyNames(NAMES);
         for (Outcome o : Outcome.values()) {
             if (o.word().equals(d.command())) {
-                return o == Outcome.STARTED ? started(d.number("at")) : failed(o, d.required("message"));
+                return o == Outcome.STARTED ? started(d.number("at"), StopRequest.instant(d.required("started-at")))
+                        : failed(o, d.required("message"));
             }
         }
         throw new IllegalArgumentException("not a heaptap agent reply: '" + text + "'");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.heaptap.session.CaptureOptions;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -69,12 +70,20 @@ class AgentArgumentCodecTest {
 
     @Test
     void repliesRoundTrip() {
-        assertEquals(AgentReply.started(123456789L), AgentReply.decode(AgentReply.started(123456789L).encode()));
+        AgentReply started = AgentReply.started(123456789L, Instant.parse("2026-11-23T01:02:03.456789Z"));
+        assertEquals(started, AgentReply.decode(started.encode()));
         AgentReply refused = AgentReply.failed(AgentReply.Outcome.REFUSED, "a capture is already running: started by x, y=z");
         assertEquals(refused, AgentReply.decode(refused.encode()));
         AgentReply bad = AgentReply.failed(AgentReply.Outcome.BAD_OPTIONS, "duration must be positive");
         assertEquals(bad, AgentReply.decode(bad.encode()));
         assertThrows(IllegalArgumentException.class, () -> AgentReply.decode("maybe,message=x"));
+    }
+
+    @Test
+    void aStopRequestNamesItsCaptureByItsStart() {
+        StopRequest stop = new StopRequest(Instant.parse("2026-11-23T01:02:03.456789Z"), "the CLI lost it, sorry");
+        assertEquals(stop, StopRequest.decode(AgentArgumentCodec.decode(stop.encode())));
+        assertThrows(IllegalArgumentException.class, () -> StopRequest.decode(AgentArgumentCodec.decode("stop,started-at=yesterday,reason=x")));
     }
 
     @Test

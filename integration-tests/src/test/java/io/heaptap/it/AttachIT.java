@@ -5,12 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.it.support.HeaptapCli;
+import io.heaptap.it.support.Http;
 import io.heaptap.it.support.HeaptapCli.Result;
 import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.workload.AllBlocked;
+import io.heaptap.it.workload.LockedDownApp;
 import io.heaptap.it.workload.Stress;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Duration;
 import java.util.List;
@@ -48,6 +52,30 @@ class AttachIT {
             assertEquals(0, dump.exitCode(), dump::toString);
             assertTrue(Profiles.json(dump.stdout()).get("capture").get("samples").asLong() > 0, "samples were taken");
             assertEquals(0, HeaptapCli.run("stop", pid).exitCode());
+        }
+    }
+
+    /**
+     * A JVM whose MBeanServer refuses heaptap's MBean: {@code start} needs no JMX and starts; a
+     * {@code capture}, which follows its capture over JMX, says it cannot and stops the capture it
+     * started, so none is left running unwatched.
+     */
+    @Test
+    void aCaptureThatCannotFollowOverJmxLeavesNothingRunning() throws Exception {
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), LockedDownApp.class)) {
+            String pid = Long.toString(target.pid());
+            Result capture = HeaptapCli.run("capture", pid, "--duration", "10m");
+            assertEquals(4, capture.exitCode(), capture::toString);
+            assertEquals(1, capture.stderr().lines().filter(l -> !l.isBlank()).count(), capture::toString);
+            assertTrue(capture.stderr().contains("heaptap serve " + pid), capture::toString);
+            Http http = HttpIT.serve(target.pid());
+            assertEquals("stopped", HttpIT.json(http.get("/api/status")).get("state").asText(), "the capture was stopped again");
+
+            Result start = HeaptapCli.run("start", pid, "--duration", "10m");
+            assertEquals(0, start.exitCode(), start::toString);
+            JsonNode status = HttpIT.json(http.get("/api/status"));
+            assertEquals("recording", status.get("state").asText());
+            assertTrue(status.get("startedBy").asText().startsWith("heaptap start"), status::toString);
         }
     }
 
