@@ -7,6 +7,7 @@ import com.sun.tools.attach.VirtualMachine;
 
 import io.heaptap.agent.AgentReply;
 import io.heaptap.agent.CaptureRequest;
+import io.heaptap.agent.StopRequest;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.exit.HeaptapException;
 import io.heaptap.http.HttpEndpoint;
@@ -21,6 +22,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -63,7 +65,8 @@ public final class AgentConnection implements AutoCloseable {
     }
 
     public static AgentConnection open(Target target, AttachPhases phases) {
-        VirtualMachine vm = attach(target);
+        CompletableFuture<NativeLibrary.Extracted> library = extractAhead(target);
+        VirtualMachine vm = attachOrRelease(target, library);
         phases.mark("attach handshake");
         try {
             int feature = checkJavaVersion(vm, target, phases);
@@ -74,7 +77,7 @@ public final class AgentConnection implements AutoCloseable {
             CompletableFuture<JMXConnector> connecting = CompletableFuture.supplyAsync(() -> connect(url));
             boolean loadedNow = !ProcFiles.heaptapLoaded(target.pid()).orElse(true);
             if (loadedNow) {
-                loadAgent(vm, target, "", phases);
+                loadAgent(vm, target, library, "", phases);
             }
             JMXConnector connector = join(connecting);
             MBeanServerConnection server = connector.getMBeanServerConnection();
@@ -83,11 +86,13 @@ public final class AgentConnection implements AutoCloseable {
             if (!registered) {
                 if (!loadedNow) {
                     Properties now = vm.getSystemProperties();
-                    if (now.getProperty(MBeanRegistration.REGISTERED_PROPERTY) != null) {
+                    // (registered meanwhile: a capture's start registers it just after sampling began)
+                    if (now.getProperty(MBeanRegistration.REGISTERED_PROPERTY) != null
+                            && !server.isRegistered(MBeanRegistration.objectName())) {
                         System.err.println("heaptap: the heaptap MBean was unregistered in pid " + target.pid()
                                 + " (by the application?); registering it again");
                     }
-                    loadAgent(vm, target, "", phases);
+                    loadAgent(vm, target, library, "", phases);
                 }
                 if (!server.isRegistered(MBeanRegistration.objectName())) {
                     String error = vm.getSystemProperties().getProperty(AgentLauncher.ERROR_PROPERTY);
@@ -102,7 +107,17 @@ public final class AgentConnection implements AutoCloseable {
             throw lostOrFailed(target, e);
         } finally {
             detachQuietly(vm);
+            release(library);
             phases.mark("detach");
+        }
+    }
+
+    private static VirtualMachine attachOrRelease(Target target, CompletableFuture<NativeLibrary.Extracted> library) {
+        try {
+            return attach(target);
+        } catch (RuntimeException e) {
+            release(library);
+            throw e;
         }
     }
 
@@ -129,7 +144,7 @@ public final class AgentConnection implements AutoCloseable {
      * when the first sample came (if asked), as {@link System#nanoTime()} values of the target, which
      * on Linux reads the same monotonic clock as this process.
      */
-    public record Started(long startedNanos, Optional<Long> firstSampleNanos) {
+    public record Started(long startedNanos, Instant startedAt, Optional<Long> firstSampleNanos) {
     }
 
     /**
@@ -142,12 +157,13 @@ public final class AgentConnection implements AutoCloseable {
      * @param firstSampleWait with {@code request.reportFirstSample()}, how long to poll for the first sample
      */
     public static Started startCapture(Target target, CaptureRequest request, Duration firstSampleWait, AttachPhases phases) {
-        VirtualMachine vm = attach(target);
+        CompletableFuture<NativeLibrary.Extracted> library = extractAhead(target);
+        VirtualMachine vm = attachOrRelease(target, library);
         phases.mark("attach handshake");
         try {
             checkJavaVersion(vm, target, phases);
             boolean loadedNow = !ProcFiles.heaptapLoaded(target.pid()).orElse(true);
-            loadAgent(vm, target, request.encode(), phases, null);
+            loadAgent(vm, target, library, request.encode(), phases, null);
             Properties props = vm.getSystemProperties();
             String replyText = props.getProperty(AgentReply.property(request.reply()));
             if (replyText == null) {
@@ -155,7 +171,7 @@ public final class AgentConnection implements AutoCloseable {
                 throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " did not start heaptap"
                         + (error == null ? " (no answer from its agent)" : ": " + error));
             }
-            AgentReply reply = AgentReply.decode(replyText);
+            AgentReply reply = decodeReply(target, replyText);
             switch (reply.outcome()) {
                 case STARTED -> { }
                 case REFUSED -> throw new HeaptapException(ExitCode.REFUSED, "pid " + target.pid() + " refused: " + reply.message());
@@ -171,12 +187,43 @@ public final class AgentConnection implements AutoCloseable {
             first.ifPresent(at -> phases.markAt("first sample in the target", at));
             phases.mark(!request.reportFirstSample() || first.isPresent() ? "answer read back (Attach API round trips)"
                     : "first sample: none within " + firstSampleWait.toMillis() + " ms (does the target allocate?)");
-            return new Started(reply.startedNanos(), first);
+            return new Started(reply.startedNanos(), reply.startedAt(), first);
         } catch (IOException e) {
             throw lostOrFailed(target, e);
         } finally {
             detachQuietly(vm);
+            release(library);
             phases.mark("detach");
+        }
+    }
+
+    private static AgentReply decodeReply(Target target, String text) {
+        try {
+            return AgentReply.decode(text);
+        } catch (IllegalArgumentException e) {
+            throw new HeaptapException(ExitCode.INTERNAL, "pid " + target.pid() + " answered in a way this heaptap cannot read ("
+                    + e.getMessage() + "): does it run another heaptap version?");
+        }
+    }
+
+    /**
+     * Stops a capture {@link #startCapture} started, through the Attach API, if it still runs; for a
+     * CLI that cannot follow the capture it started. Best effort: a target that is gone or refuses
+     * has nothing more to stop, and the CLI's own error is the one to report.
+     */
+    public static void stopCapture(Target target, Started started, String reason) {
+        if (!ProcessHandle.of(target.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+            return;
+        }
+        try {
+            VirtualMachine vm = VirtualMachine.attach(Long.toString(target.pid()));
+            try {
+                vm.loadAgent(heaptapJar().toString(), new StopRequest(started.startedAt(), reason).encode());
+            } finally {
+                detachQuietly(vm);
+            }
+        } catch (IOException | AttachNotSupportedException | AgentLoadException | AgentInitializationException ignored) {
+            // nothing more to stop
         }
     }
 
@@ -300,17 +347,56 @@ public final class AgentConnection implements AutoCloseable {
      * the library from here rather than with System.load inside the target keeps JDK 24+ from
      * printing a restricted-method warning into the application's stderr.
      */
-    private static void loadAgent(VirtualMachine vm, Target target, String agentArgs, AttachPhases phases) throws IOException {
-        loadAgent(vm, target, agentArgs, phases, "heaptap.jar load (class loading and set-up in the target)");
+    private static void loadAgent(VirtualMachine vm, Target target, CompletableFuture<NativeLibrary.Extracted> library,
+                                  String agentArgs, AttachPhases phases) throws IOException {
+        loadAgent(vm, target, library, agentArgs, phases, "heaptap.jar load (class loading and set-up in the target)");
+    }
+
+    /**
+     * Extracts libheaptap.so on another thread, beside the attach handshake, unless the target has
+     * it mapped already (then the future holds null). Concurrent first attaches all name the same
+     * file, which the JVM maps once. Whoever starts it calls {@link #release} when done.
+     */
+    private static CompletableFuture<NativeLibrary.Extracted> extractAhead(Target target) {
+        if (ProcFiles.heaptapLoaded(target.pid()).orElse(false)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return NativeLibrary.extract(Path.of(System.getProperty("java.io.tmpdir")));
+            } catch (NativeAgentException e) {
+                throw new CompletionException(e);
+            }
+        });
+    }
+
+    private static NativeLibrary.Extracted extracted(CompletableFuture<NativeLibrary.Extracted> library) throws NativeAgentException {
+        try {
+            NativeLibrary.Extracted lib = library.join();
+            return lib != null ? lib : NativeLibrary.extract(Path.of(System.getProperty("java.io.tmpdir")));
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof NativeAgentException n) {
+                throw n;
+            }
+            throw e;
+        }
+    }
+
+    /** Deletes a one-off copy of the library once the attach is over (loaded or not). */
+    private static void release(CompletableFuture<NativeLibrary.Extracted> library) {
+        library.thenAccept(lib -> {
+            if (lib != null) {
+                lib.loaded();
+            }
+        });
     }
 
     /** As above; {@code jarPhase} names the phase that ends with heaptap.jar's load (null: the caller marks it). */
-    private static void loadAgent(VirtualMachine vm, Target target, String agentArgs, AttachPhases phases, String jarPhase)
-            throws IOException {
+    private static void loadAgent(VirtualMachine vm, Target target, CompletableFuture<NativeLibrary.Extracted> library,
+                                  String agentArgs, AttachPhases phases, String jarPhase) throws IOException {
         try {
             if (!ProcFiles.heaptapLoaded(target.pid()).orElse(false)) {
-                // Concurrent first attaches all name the same file, which the JVM maps once.
-                NativeLibrary.Extracted lib = NativeLibrary.extract(Path.of(System.getProperty("java.io.tmpdir")));
+                NativeLibrary.Extracted lib = extracted(library);
                 try {
                     vm.loadAgentPath(lib.path().toString(), null);
                 } finally {
@@ -348,9 +434,10 @@ public final class AgentConnection implements AutoCloseable {
      * target whose MBeanServer refuses heaptap's MBean, and says where it serves.
      */
     public static Served serveWithoutJmx(Target target, String serveArguments) {
-        VirtualMachine vm = attach(target);
+        CompletableFuture<NativeLibrary.Extracted> library = extractAhead(target);
+        VirtualMachine vm = attachOrRelease(target, library);
         try {
-            loadAgent(vm, target, serveArguments, AttachPhases.NONE);
+            loadAgent(vm, target, library, serveArguments, AttachPhases.NONE);
             Properties props = vm.getSystemProperties();
             String url = props.getProperty(HttpEndpoint.URL_PROPERTY);
             if (url == null) {
@@ -363,6 +450,7 @@ public final class AgentConnection implements AutoCloseable {
             throw lostOrFailed(target, e);
         } finally {
             detachQuietly(vm);
+            release(library);
         }
     }
 
