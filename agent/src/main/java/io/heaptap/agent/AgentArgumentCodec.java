@@ -51,6 +51,11 @@ public final class AgentArgumentCodec {
             return Long.parseLong(value);
         }
 
+        /** A whole number as an int; one beyond int's range reads as {@link Integer#MAX_VALUE}, for the range check that follows to refuse. */
+        public int count(String name) {
+            return (int) Math.min(Integer.MAX_VALUE, number(name));
+        }
+
         public boolean flag(String name) {
             return switch (required(name)) {
                 case "true" -> true;

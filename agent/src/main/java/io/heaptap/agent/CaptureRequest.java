@@ -49,9 +49,7 @@ public record CaptureRequest(CaptureOptions options, String client, String reply
     static CaptureRequest decode(AgentArgumentCodec.Decoded decoded) {
         decoded.onlyNames(NAMES);
         CaptureOptions options = new CaptureOptions(Duration.ofMillis(decoded.number("duration-ms")), decoded.number("interval"),
-                Math.toIntExact(Math.min(Integer.MAX_VALUE, decoded.number("depth"))),
-                Math.toIntExact(Math.min(Integer.MAX_VALUE, decoded.number("max-stacks"))), decoded.flag("live"),
-                Math.toIntExact(Math.min(Integer.MAX_VALUE, decoded.number("live-budget"))));
+                decoded.count("depth"), decoded.count("max-stacks"), decoded.flag("live"), decoded.count("live-budget"));
         return new CaptureRequest(options, decoded.required("client"), decoded.required("reply"), decoded.flag("first-sample"));
     }
 
