@@ -273,6 +273,12 @@ public final class AgentConnection implements AutoCloseable {
     }
 
     private static VirtualMachine attach(Target target) {
+        if (ProcFiles.isStopped(target.pid())) {
+            // Attaching would wait 10 s for nothing, and the signal it sends would print a thread dump
+            // on the target's stdout once it runs again.
+            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " is stopped (SIGSTOP, Ctrl-Z or a debugger):"
+                    + " heaptap attaches to running JVMs only; resume it (kill -CONT " + target.pid() + ") and try again");
+        }
         try {
             return attachWithoutWaitingLong(target);
         } catch (AttachNotSupportedException e) {

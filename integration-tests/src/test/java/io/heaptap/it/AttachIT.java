@@ -10,12 +10,18 @@ import io.heaptap.it.support.HeaptapCli.Result;
 import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.support.Wait;
 import io.heaptap.it.workload.AllBlocked;
+import io.heaptap.it.workload.Allocator;
 import io.heaptap.it.workload.LockedDownApp;
 import io.heaptap.it.workload.Stress;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
@@ -77,6 +83,46 @@ class AttachIT {
             assertEquals("recording", status.get("state").asText());
             assertTrue(status.get("startedBy").asText().startsWith("heaptap start"), status::toString);
         }
+    }
+
+    /**
+     * A stopped JVM (SIGSTOP) answers no attach: refused at once with one line, and not signalled,
+     * so it prints no thread dump when it resumes; resumed, it is attached to as usual.
+     */
+    @Test
+    void aStoppedTargetIsRefusedAndNotSignalled() throws Exception {
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class)) {
+            String pid = Long.toString(target.pid());
+            signal("STOP", pid);
+            Wait.until("pid " + pid + " stopped", Duration.ofSeconds(30), () -> state(pid) == 'T');
+            Result stopped;
+            try {
+                stopped = HeaptapCli.run("start", pid, "--duration", "1m");
+            } finally {
+                signal("CONT", pid);
+            }
+            assertEquals(4, stopped.exitCode(), stopped::toString);
+            assertEquals(List.of("heaptap: pid " + pid + " is stopped (SIGSTOP, Ctrl-Z or a debugger): heaptap attaches to running JVMs"
+                    + " only; resume it (kill -CONT " + pid + ") and try again"),
+                    stopped.stderr().lines().filter(l -> !l.isBlank()).toList(), stopped::toString);
+            Result started = HeaptapCli.run("start", pid, "--duration", "1m");
+            assertEquals(0, started.exitCode(), started::toString);
+            assertFalse(target.stdout().contains("Full thread dump"), "the stopped target was not signalled");
+        }
+    }
+
+    /** The process's state letter from /proc (T: stopped). */
+    private static char state(String pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", pid, "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void signal(String signal, String pid) throws Exception {
+        assertEquals(0, new ProcessBuilder("kill", "-" + signal, pid).start().waitFor());
     }
 
     /** Every thread blocked (on a monitor, or on stdin): the attach listener answers anyway, and sampling runs. */
