@@ -5,46 +5,36 @@ import io.heaptap.http.TokenFile;
 
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.List;
 
 /**
- * The agent's argument string, for start-up loading where JMX may not be wanted or dynamic loading
- * is disabled: {@code -javaagent:heaptap.jar=serve,port=8080,bind=127.0.0.1,token-file=/path,cors-origin=https://host}.
- * An empty string means dormant: nothing serves and nothing samples until asked.
+ * The agent's argument string for serving, for start-up loading where JMX may not be wanted or dynamic
+ * loading is disabled: {@code -javaagent:heaptap.jar=serve,port=8080,bind=127.0.0.1,token-file=/path,cors-origin=https://host}
+ * (the grammar, and its {@code %XX} escapes, are {@link AgentArgumentCodec}'s). An empty string means
+ * dormant: nothing serves and nothing samples until asked. The CLI's {@link CaptureRequest} is the
+ * other command; {@link AgentEntry} tells them apart.
  */
 record AgentArguments(Optional<ServeOptions> serve) {
     static final AgentArguments DORMANT = new AgentArguments(Optional.empty());
+    private static final List<String> SERVE_NAMES = List.of("port", "bind", "token-file", "cors-origin");
 
     static AgentArguments parse(String args) {
         if (args == null || args.isBlank()) {
             return DORMANT;
         }
-        String[] parts = args.split(",");
-        if (!parts[0].trim().equals("serve")) {
-            throw new IllegalArgumentException("unknown heaptap agent argument '" + parts[0].trim()
+        return parse(AgentArgumentCodec.decode(args));
+    }
+
+    static AgentArguments parse(AgentArgumentCodec.Decoded decoded) {
+        if (!decoded.command().equals("serve")) {
+            throw new IllegalArgumentException("unknown heaptap agent argument '" + decoded.command()
                     + "' (expected nothing, or serve[,port=N][,bind=ADDRESS][,token-file=PATH][,cors-origin=URL])");
         }
-        String bind = null;
-        int port = 0;
-        String token = null;
-        String origin = null;
-        for (int i = 1; i < parts.length; i++) {
-            String part = parts[i].trim();
-            int eq = part.indexOf('=');
-            if (eq < 1) {
-                throw new IllegalArgumentException("heaptap agent argument '" + part + "' should be name=value");
-            }
-            String name = part.substring(0, eq).trim();
-            String value = part.substring(eq + 1).trim();
-            switch (name) {
-                case "port" -> port = port(value);
-                case "bind" -> bind = value;
-                case "token-file" -> token = TokenFile.read(Path.of(value));
-                case "cors-origin" -> origin = value;
-                default -> throw new IllegalArgumentException("unknown heaptap serve option '" + name
-                        + "' (port, bind, token-file, cors-origin)");
-            }
-        }
-        return new AgentArguments(Optional.of(new ServeOptions(bind, port, token, origin)));
+        decoded.onlyNames(SERVE_NAMES);
+        String port = decoded.values().get("port");
+        String token = decoded.values().get("token-file");
+        return new AgentArguments(Optional.of(new ServeOptions(decoded.values().get("bind"), port == null ? 0 : port(port),
+                token == null ? null : TokenFile.read(Path.of(token)), decoded.values().get("cors-origin"))));
     }
 
     private static int port(String value) {

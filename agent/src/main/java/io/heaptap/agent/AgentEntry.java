@@ -1,5 +1,6 @@
 package io.heaptap.agent;
 
+import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.session.Version;
 import io.heaptap.http.HttpEndpoint;
 import io.heaptap.jmx.HeaptapNotifications;
@@ -7,6 +8,9 @@ import io.heaptap.jmx.MBeanRegistration;
 import io.heaptap.session.Controller;
 
 import java.lang.instrument.Instrumentation;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 
 /**
  * heaptap's start inside a target JVM, called by the launcher through the private class loader.
@@ -14,16 +18,32 @@ import java.lang.instrument.Instrumentation;
  * Controller and HTTP endpoint, and re-registers the MXBean if the application has unregistered it.
  */
 public final class AgentEntry {
+    /** How long a {@link CaptureRequest#reportFirstSample()} waits for the first sample. */
+    static final long FIRST_SAMPLE_WAIT_MILLIS = 2_000;
+
     private static Controller controller;
     private static HeaptapNotifications notifications;
     private static HttpEndpoint http;
+    private static boolean listening;
+    /** The reply properties published, oldest first: at most {@link AgentReply#KEPT} stay. */
+    private static final ArrayDeque<String> replies = new ArrayDeque<>();
 
     private AgentEntry() {
     }
 
-    /** Dynamic attach: make sure the Controller and the MXBean are there. Sampling stays off. */
+    /**
+     * Dynamic attach: make sure the Controller and the MXBean are there. Sampling stays off, unless
+     * the arguments are the CLI's {@link CaptureRequest}.
+     */
     public static void agentmain(String args, Instrumentation instrumentation) throws Exception {
-        start(AgentArguments.parse(args));
+        AgentArgumentCodec.Decoded decoded = args == null || args.isBlank() ? null : AgentArgumentCodec.decode(args);
+        if (decoded != null && decoded.command().equals(CaptureRequest.COMMAND)) {
+            capture(decoded);
+        } else if (decoded != null && decoded.command().equals(StopRequest.COMMAND)) {
+            stop(StopRequest.decode(decoded));
+        } else {
+            start(decoded == null ? AgentArguments.DORMANT : AgentArguments.parse(decoded));
+        }
     }
 
     /**
@@ -47,17 +67,114 @@ public final class AgentEntry {
     }
 
     private static synchronized void start(AgentArguments arguments) throws Exception {
-        if (controller == null) {
-            controller = new Controller();
-            notifications = new HeaptapNotifications();
-            controller.addListener(notifications);
-            http = new HttpEndpoint(controller, Version.current(), MBeanRegistration.objectName());
-        }
+        ensureController();
         try {
-            MBeanRegistration.ensureRegistered(controller, notifications, Version.current(), http);
+            register();
         } finally {
             // Serving does not depend on JMX: a JVM whose MBeanServer refuses heaptap still serves HTTP.
             arguments.serve().ifPresent(http::start);
+        }
+    }
+
+    private static void ensureController() {
+        if (controller == null) {
+            controller = new Controller();
+            notifications = new HeaptapNotifications();
+            http = new HttpEndpoint(controller, Version.current(), MBeanRegistration.objectName());
+        }
+    }
+
+    /**
+     * The MXBean, and its notifications from now on: nobody can listen to them before the bean is
+     * registered, and building their text (formatters, locale data) would delay a capture's start.
+     */
+    private static synchronized void register() throws Exception {
+        if (!listening) {
+            controller.addListener(notifications);
+            listening = true;
+        }
+        MBeanRegistration.ensureRegistered(controller, notifications, Version.current(), http);
+    }
+
+    /**
+     * Starts a capture first and answers at once; the MXBean (which may have to create the
+     * platform MBeanServer) is registered afterwards on a thread of heaptap's own, off the path
+     * to the first sample. Every outcome is a reply, never an exception the JDK would print.
+     */
+    private static synchronized void capture(AgentArgumentCodec.Decoded decoded) {
+        String reply = CaptureRequest.replyOf(decoded);
+        AgentReply answer;
+        CaptureRequest request = null;
+        try {
+            request = CaptureRequest.decode(decoded);
+            ensureController();
+            Instant startedAt = controller.start(request.options(), request.client()).startedAt();
+            answer = AgentReply.started(System.nanoTime(), startedAt);
+        } catch (IllegalArgumentException e) {
+            answer = AgentReply.failed(AgentReply.Outcome.BAD_OPTIONS, e.getMessage());
+        } catch (IllegalStateException e) {
+            answer = AgentReply.failed(AgentReply.Outcome.REFUSED, e.getMessage());
+        } catch (RuntimeException | LinkageError e) {
+            answer = AgentReply.failed(AgentReply.Outcome.FAILED, e.toString());
+        }
+        publish(AgentReply.property(reply), answer.encode());
+        boolean firstSample = request != null && request.reportFirstSample() && answer.outcome() == AgentReply.Outcome.STARTED;
+        if (controller != null) {
+            afterCapture(reply, firstSample);
+        }
+    }
+
+    private static synchronized void stop(StopRequest request) {
+        if (controller != null) {
+            controller.stopIfStartedAt(request.startedAt(), request.reason());
+        }
+    }
+
+    /** Registers the MXBean, and with --verbose waits for the first sample, on a thread of heaptap's own. */
+    private static void afterCapture(String reply, boolean reportFirstSample) {
+        Controller c = controller;  // read under the lock; the thread below uses it without
+        Runnable body = () -> {
+            if (reportFirstSample) {
+                publish(AgentReply.firstSampleProperty(reply), firstSampleNanos(c));
+            }
+            try {
+                register();
+            } catch (Exception | LinkageError e) {
+                // The next JMX command loads the agent again, registers synchronously and reports why not.
+            }
+        };
+        try (NativeAgent.HeaptapWork ignored = NativeAgent.heaptapWork()) {
+            Thread t = new Thread(NativeAgent.heaptapThread(body), "heaptap-register");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** Polls the sample count every millisecond (to 1 ms, then): this runs only for {@code start --verbose}. */
+    private static String firstSampleNanos(Controller c) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FIRST_SAMPLE_WAIT_MILLIS);
+        while (System.nanoTime() < deadline) {
+            if (c.status().samples() > 0) {
+                return Long.toString(System.nanoTime());
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(1);
+            } catch (InterruptedException e) {
+                return "none";
+            }
+        }
+        return "none";
+    }
+
+    private static void publish(String property, String value) {
+        synchronized (replies) {
+            System.setProperty(property, value);
+            if (!replies.contains(property)) {
+                replies.addLast(property);
+            }
+            while (replies.size() > 2 * AgentReply.KEPT) {  // a reply and its first-sample property each
+                System.clearProperty(replies.removeFirst());
+            }
         }
     }
 }

@@ -5,6 +5,9 @@ import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 
+import io.heaptap.agent.AgentReply;
+import io.heaptap.agent.CaptureRequest;
+import io.heaptap.agent.StopRequest;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.exit.HeaptapException;
 import io.heaptap.http.HttpEndpoint;
@@ -19,6 +22,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -61,20 +65,11 @@ public final class AgentConnection implements AutoCloseable {
     }
 
     public static AgentConnection open(Target target, AttachPhases phases) {
-        VirtualMachine vm = attach(target);
+        CompletableFuture<NativeLibrary.Extracted> library = extractAhead(target);
+        VirtualMachine vm = attachOrRelease(target, library);
         phases.mark("attach handshake");
         try {
-            // The JDK's release file names the version without a round trip through the target's
-            // attach listener (90-290 ms measured on a loaded machine); its properties are the fallback.
-            Optional<String> released = ProcFiles.javaVersion(target.pid());
-            Properties props = released.isPresent() ? null : vm.getSystemProperties();
-            String version = released.orElseGet(() -> props.getProperty("java.version"));
-            int feature = featureOf(released.orElseGet(() -> props.getProperty("java.specification.version", "0")));
-            phases.mark("read the target's Java version");
-            if (feature < MIN_TARGET_FEATURE) {
-                throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " runs Java "
-                        + version + "; heaptap needs Java " + MIN_TARGET_FEATURE + " or newer");
-            }
+            int feature = checkJavaVersion(vm, target, phases);
             JMXServiceURL url = new JMXServiceURL(vm.startLocalManagementAgent());
             phases.mark("JMX agent start in the target");
             // The CLI's half of the JMX connection (RMI classes, handshake) overlaps the target's
@@ -82,7 +77,7 @@ public final class AgentConnection implements AutoCloseable {
             CompletableFuture<JMXConnector> connecting = CompletableFuture.supplyAsync(() -> connect(url));
             boolean loadedNow = !ProcFiles.heaptapLoaded(target.pid()).orElse(true);
             if (loadedNow) {
-                loadAgent(vm, target, "", phases);
+                loadAgent(vm, target, library, "", phases);
             }
             JMXConnector connector = join(connecting);
             MBeanServerConnection server = connector.getMBeanServerConnection();
@@ -90,12 +85,14 @@ public final class AgentConnection implements AutoCloseable {
             phases.mark("JMX connect (what was left of it)");
             if (!registered) {
                 if (!loadedNow) {
-                    Properties now = props != null ? props : vm.getSystemProperties();
-                    if (now.getProperty(MBeanRegistration.REGISTERED_PROPERTY) != null) {
+                    Properties now = vm.getSystemProperties();
+                    // (registered meanwhile: a capture's start registers it just after sampling began)
+                    if (now.getProperty(MBeanRegistration.REGISTERED_PROPERTY) != null
+                            && !server.isRegistered(MBeanRegistration.objectName())) {
                         System.err.println("heaptap: the heaptap MBean was unregistered in pid " + target.pid()
                                 + " (by the application?); registering it again");
                     }
-                    loadAgent(vm, target, "", phases);
+                    loadAgent(vm, target, library, "", phases);
                 }
                 if (!server.isRegistered(MBeanRegistration.objectName())) {
                     String error = vm.getSystemProperties().getProperty(AgentLauncher.ERROR_PROPERTY);
@@ -110,8 +107,142 @@ public final class AgentConnection implements AutoCloseable {
             throw lostOrFailed(target, e);
         } finally {
             detachQuietly(vm);
+            release(library);
             phases.mark("detach");
         }
+    }
+
+    private static VirtualMachine attachOrRelease(Target target, CompletableFuture<NativeLibrary.Extracted> library) {
+        try {
+            return attach(target);
+        } catch (RuntimeException e) {
+            release(library);
+            throw e;
+        }
+    }
+
+    /**
+     * The target's feature release, refused below {@link #MIN_TARGET_FEATURE}. The JDK's release
+     * file names it without a round trip through the target's attach listener (90-290 ms measured
+     * on a loaded machine); its properties are the fallback.
+     */
+    private static int checkJavaVersion(VirtualMachine vm, Target target, AttachPhases phases) throws IOException {
+        Optional<String> released = ProcFiles.javaVersion(target.pid());
+        Properties props = released.isPresent() ? null : vm.getSystemProperties();
+        String version = released.orElseGet(() -> props.getProperty("java.version"));
+        int feature = featureOf(released.orElseGet(() -> props.getProperty("java.specification.version", "0")));
+        phases.mark("read the target's Java version");
+        if (feature < MIN_TARGET_FEATURE) {
+            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " runs Java "
+                    + version + "; heaptap needs Java " + MIN_TARGET_FEATURE + " or newer");
+        }
+        return feature;
+    }
+
+    /**
+     * What a capture started through the agent's arguments reports: when sampling had begun and
+     * when the first sample came (if asked), as {@link System#nanoTime()} values of the target, which
+     * on Linux reads the same monotonic clock as this process.
+     */
+    public record Started(long startedNanos, Instant startedAt, Optional<Long> firstSampleNanos) {
+    }
+
+    /**
+     * Starts a capture with the Attach API alone: the request rides on the {@code loadAgent} that
+     * loads heaptap.jar (again, if it is there already), and the answer comes back as a system
+     * property over the same connection. No JMX agent is started in the target, so sampling begins
+     * without waiting for one; the MXBean is registered in the target afterwards, for the commands
+     * that use JMX. A refusal is a {@link HeaptapException} with the exit code the JMX path gives.
+     *
+     * @param firstSampleWait with {@code request.reportFirstSample()}, how long to poll for the first sample
+     */
+    public static Started startCapture(Target target, CaptureRequest request, Duration firstSampleWait, AttachPhases phases) {
+        CompletableFuture<NativeLibrary.Extracted> library = extractAhead(target);
+        VirtualMachine vm = attachOrRelease(target, library);
+        phases.mark("attach handshake");
+        try {
+            checkJavaVersion(vm, target, phases);
+            boolean loadedNow = !ProcFiles.heaptapLoaded(target.pid()).orElse(true);
+            loadAgent(vm, target, library, request.encode(), phases, null);
+            Properties props = vm.getSystemProperties();
+            String replyText = props.getProperty(AgentReply.property(request.reply()));
+            if (replyText == null) {
+                String error = props.getProperty(AgentLauncher.ERROR_PROPERTY);
+                throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " did not start heaptap"
+                        + (error == null ? " (no answer from its agent)" : ": " + error));
+            }
+            AgentReply reply = decodeReply(target, replyText);
+            switch (reply.outcome()) {
+                case STARTED -> { }
+                case REFUSED -> throw new HeaptapException(ExitCode.REFUSED, "pid " + target.pid() + " refused: " + reply.message());
+                case BAD_OPTIONS -> throw new HeaptapException(ExitCode.USAGE, reply.message());
+                case FAILED -> throw new HeaptapException(ExitCode.INTERNAL, "pid " + target.pid() + " failed to start the capture: "
+                        + reply.message() + " (please report this with the command you ran)");
+            }
+            Optional<Long> first = request.reportFirstSample()
+                    ? firstSample(vm, request.reply(), firstSampleWait) : Optional.empty();
+            // The target's clock places its own moments among this process's phases.
+            phases.markAt(loadedNow ? "heaptap.jar load and capture start (in the target)"
+                    : "capture start (in the target; heaptap was loaded already)", reply.startedNanos());
+            first.ifPresent(at -> phases.markAt("first sample in the target", at));
+            phases.mark(!request.reportFirstSample() || first.isPresent() ? "answer read back (Attach API round trips)"
+                    : "first sample: none within " + firstSampleWait.toMillis() + " ms (does the target allocate?)");
+            return new Started(reply.startedNanos(), reply.startedAt(), first);
+        } catch (IOException e) {
+            throw lostOrFailed(target, e);
+        } finally {
+            detachQuietly(vm);
+            release(library);
+            phases.mark("detach");
+        }
+    }
+
+    private static AgentReply decodeReply(Target target, String text) {
+        try {
+            return AgentReply.decode(text);
+        } catch (IllegalArgumentException e) {
+            throw new HeaptapException(ExitCode.INTERNAL, "pid " + target.pid() + " answered in a way this heaptap cannot read ("
+                    + e.getMessage() + "): does it run another heaptap version?");
+        }
+    }
+
+    /**
+     * Stops a capture {@link #startCapture} started, through the Attach API, if it still runs; for a
+     * CLI that cannot follow the capture it started. Best effort: a target that is gone or refuses
+     * has nothing more to stop, and the CLI's own error is the one to report.
+     */
+    public static void stopCapture(Target target, Started started, String reason) {
+        if (!ProcessHandle.of(target.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+            return;
+        }
+        try {
+            VirtualMachine vm = VirtualMachine.attach(Long.toString(target.pid()));
+            try {
+                vm.loadAgent(heaptapJar().toString(), new StopRequest(started.startedAt(), reason).encode());
+            } finally {
+                detachQuietly(vm);
+            }
+        } catch (IOException | AttachNotSupportedException | AgentLoadException | AgentInitializationException ignored) {
+            // nothing more to stop
+        }
+    }
+
+    /** Polls the target's properties (one Attach API round trip every 2 ms) for its first-sample time. */
+    private static Optional<Long> firstSample(VirtualMachine vm, String reply, Duration wait) throws IOException {
+        long deadline = System.nanoTime() + wait.toNanos() + TimeUnit.MILLISECONDS.toNanos(200);
+        while (System.nanoTime() < deadline) {
+            String value = vm.getSystemProperties().getProperty(AgentReply.firstSampleProperty(reply));
+            if (value != null) {
+                return value.matches("[0-9]{1,19}") ? Optional.of(Long.parseLong(value)) : Optional.empty();
+            }
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     private static JMXConnector connect(JMXServiceURL url) {
@@ -142,6 +273,12 @@ public final class AgentConnection implements AutoCloseable {
     }
 
     private static VirtualMachine attach(Target target) {
+        if (ProcFiles.isStopped(target.pid())) {
+            // Attaching would wait 10 s for nothing, and the signal it sends would print a thread dump
+            // on the target's stdout once it runs again.
+            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " is stopped (SIGSTOP, Ctrl-Z or a debugger):"
+                    + " heaptap attaches to running JVMs only; resume it (kill -CONT " + target.pid() + ") and try again");
+        }
         try {
             return attachWithoutWaitingLong(target);
         } catch (AttachNotSupportedException e) {
@@ -216,11 +353,56 @@ public final class AgentConnection implements AutoCloseable {
      * the library from here rather than with System.load inside the target keeps JDK 24+ from
      * printing a restricted-method warning into the application's stderr.
      */
-    private static void loadAgent(VirtualMachine vm, Target target, String agentArgs, AttachPhases phases) throws IOException {
+    private static void loadAgent(VirtualMachine vm, Target target, CompletableFuture<NativeLibrary.Extracted> library,
+                                  String agentArgs, AttachPhases phases) throws IOException {
+        loadAgent(vm, target, library, agentArgs, phases, "heaptap.jar load (class loading and set-up in the target)");
+    }
+
+    /**
+     * Extracts libheaptap.so on another thread, beside the attach handshake, unless the target has
+     * it mapped already (then the future holds null). Concurrent first attaches all name the same
+     * file, which the JVM maps once. Whoever starts it calls {@link #release} when done.
+     */
+    private static CompletableFuture<NativeLibrary.Extracted> extractAhead(Target target) {
+        if (ProcFiles.heaptapLoaded(target.pid()).orElse(false)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return NativeLibrary.extract(Path.of(System.getProperty("java.io.tmpdir")));
+            } catch (NativeAgentException e) {
+                throw new CompletionException(e);
+            }
+        });
+    }
+
+    private static NativeLibrary.Extracted extracted(CompletableFuture<NativeLibrary.Extracted> library) throws NativeAgentException {
+        try {
+            NativeLibrary.Extracted lib = library.join();
+            return lib != null ? lib : NativeLibrary.extract(Path.of(System.getProperty("java.io.tmpdir")));
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof NativeAgentException n) {
+                throw n;
+            }
+            throw e;
+        }
+    }
+
+    /** Deletes a one-off copy of the library once the attach is over (loaded or not). */
+    private static void release(CompletableFuture<NativeLibrary.Extracted> library) {
+        library.thenAccept(lib -> {
+            if (lib != null) {
+                lib.loaded();
+            }
+        });
+    }
+
+    /** As above; {@code jarPhase} names the phase that ends with heaptap.jar's load (null: the caller marks it). */
+    private static void loadAgent(VirtualMachine vm, Target target, CompletableFuture<NativeLibrary.Extracted> library,
+                                  String agentArgs, AttachPhases phases, String jarPhase) throws IOException {
         try {
             if (!ProcFiles.heaptapLoaded(target.pid()).orElse(false)) {
-                // Concurrent first attaches all name the same file, which the JVM maps once.
-                NativeLibrary.Extracted lib = NativeLibrary.extract(Path.of(System.getProperty("java.io.tmpdir")));
+                NativeLibrary.Extracted lib = extracted(library);
                 try {
                     vm.loadAgentPath(lib.path().toString(), null);
                 } finally {
@@ -229,10 +411,16 @@ public final class AgentConnection implements AutoCloseable {
                 phases.mark("native agent load");
             }
             vm.loadAgent(heaptapJar().toString(), agentArgs);
-            phases.mark("heaptap.jar load (class loading and set-up in the target)");
+            if (jarPhase != null) {
+                phases.mark(jarPhase);
+            }
         } catch (NativeAgentException e) {
             throw new HeaptapException(ExitCode.INTERNAL, e.getMessage());
         } catch (AgentLoadException | AgentInitializationException e) {
+            // The JDK calls a load that got no answer a refusal; it is one when the target lives on.
+            if (String.valueOf(e.getMessage()).contains("did not respond") && ProcFiles.exitsWithin(target.pid(), EXIT_GRACE)) {
+                throw exited(target);
+            }
             throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + target.pid() + " refused heaptap's agent: "
                     + e.getMessage() + ". If it runs with -XX:-EnableDynamicAgentLoading, start it with "
                     + "-XX:+EnableDynamicAgentLoading or -javaagent:heaptap.jar");
@@ -252,9 +440,10 @@ public final class AgentConnection implements AutoCloseable {
      * target whose MBeanServer refuses heaptap's MBean, and says where it serves.
      */
     public static Served serveWithoutJmx(Target target, String serveArguments) {
-        VirtualMachine vm = attach(target);
+        CompletableFuture<NativeLibrary.Extracted> library = extractAhead(target);
+        VirtualMachine vm = attachOrRelease(target, library);
         try {
-            loadAgent(vm, target, serveArguments, AttachPhases.NONE);
+            loadAgent(vm, target, library, serveArguments, AttachPhases.NONE);
             Properties props = vm.getSystemProperties();
             String url = props.getProperty(HttpEndpoint.URL_PROPERTY);
             if (url == null) {
@@ -267,6 +456,7 @@ public final class AgentConnection implements AutoCloseable {
             throw lostOrFailed(target, e);
         } finally {
             detachQuietly(vm);
+            release(library);
         }
     }
 

@@ -74,6 +74,20 @@ public final class AttachPhases {
         last = now;
     }
 
+    /**
+     * Ends the phase that ran since the previous mark at {@code nanos}, a {@link System#nanoTime()}
+     * read in another process (on Linux every process reads the same monotonic clock). Kept between
+     * the previous mark and now, so the phases stay in order and add up whatever the other clock says.
+     */
+    public void markAt(String name, long nanos) {
+        if (!recording) {
+            return;
+        }
+        long at = Math.min(System.nanoTime(), Math.max(last, nanos));
+        phases.add(new Phase(name, at - last));
+        last = at;
+    }
+
     public List<Phase> phases() {
         return List.copyOf(phases);
     }

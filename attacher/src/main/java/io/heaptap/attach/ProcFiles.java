@@ -60,12 +60,23 @@ final class ProcFiles {
     }
 
     private static boolean isZombie(long pid) {
+        return state(pid) == 'Z';
+    }
+
+    /** Whether the process is stopped (SIGSTOP, Ctrl-Z) or held by a debugger: it answers no attach until it runs. */
+    static boolean isStopped(long pid) {
+        char state = state(pid);
+        return state == 'T' || state == 't';
+    }
+
+    /** The process's state letter from /proc/PID/stat (R, S, D, Z, T, t, ...); '?' if unreadable. */
+    private static char state(long pid) {
         try {
             String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
             int afterName = stat.lastIndexOf(')');  // the command name may hold spaces and parentheses
-            return afterName > 0 && stat.length() > afterName + 2 && stat.charAt(afterName + 2) == 'Z';
+            return afterName > 0 && stat.length() > afterName + 2 ? stat.charAt(afterName + 2) : '?';
         } catch (IOException | SecurityException e) {
-            return false;
+            return '?';
         }
     }
 

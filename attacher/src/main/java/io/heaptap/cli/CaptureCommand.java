@@ -1,6 +1,7 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.attach.Target;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.session.CaptureOptions;
 
@@ -28,8 +29,35 @@ final class CaptureCommand extends TargetCommand {
         liveView.validate();
     }
 
+    private Interruption interruption;
+    private boolean following;
+
+    /**
+     * Starts the capture through the Attach API, then follows it over JMX; a capture this command
+     * cannot follow (its JMX connection failed) is stopped again, so none runs that nobody watches.
+     * Ctrl-C from the start on stops the capture and still writes what it collected.
+     */
+    @Override
+    ExitCode run(Target t) throws Exception {
+        interruption = new Interruption().install();
+        try {
+            AgentConnection.Started started = CaptureRun.start(t, options, client("capture"));
+            try {
+                return super.run(t);
+            } catch (Exception e) {
+                if (!following) {
+                    AgentConnection.stopCapture(t, started, "heaptap capture could not follow it over JMX");
+                }
+                throw e;
+            }
+        } finally {
+            interruption.finish();
+        }
+    }
+
     @Override
     ExitCode run(AgentConnection connection) throws Exception {
-        return CaptureRun.run(connection, options, output, liveView, client("capture"));
+        following = true;
+        return CaptureRun.follow(connection, options, output, liveView, interruption);
     }
 }

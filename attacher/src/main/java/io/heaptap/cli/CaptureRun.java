@@ -1,6 +1,9 @@
 package io.heaptap.cli;
 
+import io.heaptap.agent.CaptureRequest;
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.attach.AttachPhases;
+import io.heaptap.attach.Target;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.profile.AllocationProfile;
@@ -11,10 +14,11 @@ import io.heaptap.session.SamplerAccuracy;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.time.Duration;
 
 /**
- * One capture from the CLI: start it in the target, show progress until the time box ends (or
- * Ctrl-C stops it), then stream the dump back and write it.
+ * One capture from the CLI: start it in the target (Attach API), show progress until the time box
+ * ends or Ctrl-C stops it (JMX), then stream the dump back and write it.
  */
 final class CaptureRun {
     private static final long POLL_MILLIS = 200;
@@ -22,41 +26,40 @@ final class CaptureRun {
     private CaptureRun() {
     }
 
-    static ExitCode run(AgentConnection connection, CaptureOptions options, Output output, LiveViewFlags liveView,
-                        String client) throws IOException {
-        HeaptapMXBean heaptap = connection.heaptap();
-        PrintStream err = System.err;
-        Interruption interruption = new Interruption().install();
-        try {
-            start(heaptap, options, client);
-            if (System.console() != null) {
-                err.printf("capturing pid %d for %s at interval %s (Ctrl-C stops early and still writes the profile)%n",
-                        connection.target().pid(), HumanUnits.formatDuration(options.duration()),
-                        HumanUnits.formatBytes(options.intervalBytes()));
-            }
-            ProgressBar bar = new ProgressBar(options.duration().toMillis());
-            boolean interrupted = false;
-            while ("recording".equals(heaptap.getState())) {
-                bar.update(heaptap.getTimeLeftMillis(), heaptap.getSamples());
-                if (interruption.await(POLL_MILLIS)) {
-                    interrupted = true;
-                    break;
-                }
-            }
-            bar.clear();
-            if (interrupted) {
-                heaptap.stop();
-            }
-            write(connection, liveView.dump(heaptap), output);
-            return interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
-        } finally {
-            interruption.finish();
-        }
+    /**
+     * Starts the capture with the Attach API alone, so sampling begins before any JMX; the caller
+     * then follows it over JMX ({@link #follow}) and, if it cannot, stops it ({@link AgentConnection#stopCapture}).
+     */
+    static AgentConnection.Started start(Target target, CaptureOptions options, String client) {
+        return AgentConnection.startCapture(target, new CaptureRequest(options, client, StartCommand.replyId(), false),
+                Duration.ZERO, AttachPhases.NONE);
     }
 
-    static void start(HeaptapMXBean heaptap, CaptureOptions options, String client) {
-        heaptap.start(options.duration().toMillis() + "ms", Long.toString(options.intervalBytes()), options.stackDepth(),
-                options.maxStacks(), options.live(), options.liveBudget(), client);
+    /**
+     * Shows progress until the started capture's time box ends (or Ctrl-C, seen through
+     * {@code interruption}, stops it), then streams the dump back and writes it.
+     */
+    static ExitCode follow(AgentConnection connection, CaptureOptions options, Output output, LiveViewFlags liveView,
+                           Interruption interruption) throws IOException {
+        HeaptapMXBean heaptap = connection.heaptap();
+        PrintStream err = System.err;
+        if (System.console() != null) {
+            err.printf("capturing pid %d for %s at interval %s (Ctrl-C stops early and still writes the profile)%n",
+                    connection.target().pid(), HumanUnits.formatDuration(options.duration()),
+                    HumanUnits.formatBytes(options.intervalBytes()));
+        }
+        ProgressBar bar = new ProgressBar(options.duration().toMillis());
+        boolean interrupted = interruption.requested();
+        while (!interrupted && "recording".equals(heaptap.getState())) {
+            bar.update(heaptap.getTimeLeftMillis(), heaptap.getSamples());
+            interrupted = interruption.await(POLL_MILLIS);
+        }
+        bar.clear();
+        if (interrupted) {
+            heaptap.stop();
+        }
+        write(connection, liveView.dump(heaptap), output);
+        return interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
     }
 
     /**

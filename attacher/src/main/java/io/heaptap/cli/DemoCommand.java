@@ -41,12 +41,18 @@ final class DemoCommand implements Callable<Integer> {
             Target target = new Target(demo.pid(), "heaptap demo");
             System.err.println("heaptap: demo JVM is pid " + demo.pid() + "; capturing for "
                     + options.duration().toSeconds() + "s");
-            try (AgentConnection connection = AgentConnection.open(target)) {
-                ExitCode code = CaptureRun.run(connection, options, Output.resolve("text", null), new LiveViewFlags(),
-                        TargetCommand.client("demo"));
-                CaptureRun.write(connection, new LiveViewFlags().dump(connection.heaptap()), htmlOut);
-                System.err.println("heaptap: open " + htmlOut.file() + " in a browser for the flame graph");
-                return code.code();
+            Interruption interruption = new Interruption().install();
+            try {
+                CaptureRun.start(target, options, TargetCommand.client("demo"));
+                try (AgentConnection connection = AgentConnection.open(target)) {
+                    ExitCode code = CaptureRun.follow(connection, options, Output.resolve("text", null), new LiveViewFlags(),
+                            interruption);
+                    CaptureRun.write(connection, new LiveViewFlags().dump(connection.heaptap()), htmlOut);
+                    System.err.println("heaptap: open " + htmlOut.file() + " in a browser for the flame graph");
+                    return code.code();
+                }
+            } finally {
+                interruption.finish();
             }
         } finally {
             demo.destroy();

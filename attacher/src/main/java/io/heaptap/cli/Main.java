@@ -6,15 +6,19 @@ import io.heaptap.exit.HeaptapException;
 import io.heaptap.profile.format.TerminalText;
 import io.heaptap.session.Version;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /** The heaptap command line. Errors are one line on stderr and a documented exit code. */
 @Command(name = "heaptap", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         description = "On-demand allocation profiling of running JVMs.",
-        subcommands = {ListCommand.class, CaptureCommand.class, LeaksCommand.class, PathsCommand.class, StartCommand.class,
-                StopCommand.class, StatusCommand.class, DumpCommand.class, ResetCommand.class, ServeCommand.class,
-                DemoCommand.class, DemoTarget.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:internal error (a bug: please report it)",
                 "2:bad arguments or unwritable --out", "3:no such process, or no single JVM matches",
@@ -22,6 +26,33 @@ import picocli.CommandLine.Command;
                 "5:the target refused (another profiler holds the capability, capture already running)",
                 "6:the target JVM exited", "130:interrupted (Ctrl-C); what was collected is still written"})
 public final class Main implements Runnable {
+    /**
+     * The subcommands by name (each class's {@code @Command} name; MainTest checks they agree), in
+     * help order. picocli builds a command's model by reflection over its options and mixins when it
+     * is added; building all twelve took 0.25-0.6 s of every run, so a run that names its
+     * subcommand builds that one alone.
+     */
+    static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+
+    @Spec
+    CommandSpec spec;
+
+    private static Map<String, Supplier<Object>> subcommands() {
+        Map<String, Supplier<Object>> m = new LinkedHashMap<>();
+        m.put("list", ListCommand::new);
+        m.put("capture", CaptureCommand::new);
+        m.put("leaks", LeaksCommand::new);
+        m.put("paths", PathsCommand::new);
+        m.put("start", StartCommand::new);
+        m.put("stop", StopCommand::new);
+        m.put("status", StatusCommand::new);
+        m.put("dump", DumpCommand::new);
+        m.put("reset", ResetCommand::new);
+        m.put("serve", ServeCommand::new);
+        m.put("demo", DemoCommand::new);
+        m.put("__demo-target", DemoTarget::new);
+        return Collections.unmodifiableMap(m);
+    }
 
     public static void main(String[] args) {
         AttachPhases.touch();
@@ -34,6 +65,14 @@ public final class Main implements Runnable {
 
     public static int run(String[] args) {
         CommandLine cli = new CommandLine(new Main());
+        // Subcommands first: the converters and handlers below reach the subcommands added before them.
+        Supplier<Object> named = args.length == 0 ? null : SUBCOMMANDS.get(args[0]);
+        if (named != null) {
+            cli.addSubcommand(named.get());
+        } else if (!(args.length == 1 && (args[0].equals("--version") || args[0].equals("-V")))) {
+            // help, a typo or an option first: every subcommand, so usage and suggestions are complete
+            SUBCOMMANDS.values().forEach(command -> cli.addSubcommand(command.get()));
+        }
         // Numbers in ASCII digits only: Java's parsers also take other scripts' digits ("\u0663" as 3).
         cli.registerConverter(Integer.class, Main::asciiInt).registerConverter(Integer.TYPE, Main::asciiInt)
                 .registerConverter(Long.class, Main::asciiLong).registerConverter(Long.TYPE, Main::asciiLong);
@@ -72,7 +111,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        new CommandLine(this).usage(System.out);
+        spec.commandLine().usage(System.out);
     }
 
     static final class VersionProvider implements CommandLine.IVersionProvider {

@@ -1,16 +1,23 @@
 package io.heaptap.cli;
 
+import io.heaptap.agent.CaptureRequest;
 import io.heaptap.attach.AgentConnection;
 import io.heaptap.attach.AttachPhases;
-import io.heaptap.jmx.HeaptapMXBean;
+import io.heaptap.attach.Target;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.session.CaptureOptions;
+
+import java.time.Duration;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+/**
+ * Starts a capture through the Attach API alone (the request rides on loading heaptap.jar), so
+ * sampling begins without waiting for the target's JMX agent; later commands start that.
+ */
 @Command(name = "start", mixinStandardHelpOptions = true,
         description = "Start a capture in the target and return; it stops by itself when its time box ends.")
 final class StartCommand extends TargetCommand {
@@ -22,7 +29,7 @@ final class StartCommand extends TargetCommand {
     boolean verbose;
 
     /** How long --verbose waits for the first sample before it says none came. */
-    static final long FIRST_SAMPLE_WAIT_MILLIS = 2_000;
+    static final Duration FIRST_SAMPLE_WAIT = Duration.ofSeconds(2);
 
     private CaptureOptions options;
     private AttachPhases phases;
@@ -41,29 +48,18 @@ final class StartCommand extends TargetCommand {
     }
 
     @Override
-    ExitCode run(AgentConnection connection) throws InterruptedException {
-        CaptureRun.start(connection.heaptap(), options, client("start"));
-        if (verbose) {
-            phases.mark("start the capture (one JMX call)");
-            phases.mark(awaitFirstSample(connection.heaptap()) ? "first sample in the target"
-                    : "first sample: none within " + FIRST_SAMPLE_WAIT_MILLIS + " ms (does the target allocate?)");
-            phases.print(System.err);
-        }
+    ExitCode run(Target t) {
+        CaptureRequest request = new CaptureRequest(options, client("start"), replyId(), verbose);
+        AgentConnection.startCapture(t, request, FIRST_SAMPLE_WAIT, phases());
+        phases().print(System.err);
         Terminal.printf("started a capture in pid %d: %s at interval %s; 'heaptap dump %d' reads it%n",
-                connection.target().pid(), HumanUnits.formatDuration(options.duration()),
-                HumanUnits.formatBytes(options.intervalBytes()), connection.target().pid());
+                t.pid(), HumanUnits.formatDuration(options.duration()),
+                HumanUnits.formatBytes(options.intervalBytes()), t.pid());
         return ExitCode.OK;
     }
 
-    /** Polls the sample count (one JMX call every 2 ms) until a sample is in, or the wait ends. */
-    private static boolean awaitFirstSample(HeaptapMXBean heaptap) throws InterruptedException {
-        long deadline = System.nanoTime() + FIRST_SAMPLE_WAIT_MILLIS * 1_000_000;
-        while (heaptap.getSamples() == 0) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(2);
-        }
-        return true;
+    /** Names this request's answer in the target: this process and a clock, unique among concurrent CLIs. */
+    static String replyId() {
+        return ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
     }
 }

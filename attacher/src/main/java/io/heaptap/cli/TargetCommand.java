@@ -24,7 +24,10 @@ abstract class TargetCommand implements Callable<Integer> {
     void validate() {
     }
 
-    abstract ExitCode run(AgentConnection connection) throws Exception;
+    /** What the command does with heaptap's MXBean in the target (commands that override {@link #run(Target)} need none). */
+    ExitCode run(AgentConnection connection) throws Exception {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not use JMX");
+    }
 
     /** Where the phases of reaching the target are recorded ({@code start --verbose}); nowhere by default. */
     AttachPhases phases() {
@@ -38,10 +41,15 @@ abstract class TargetCommand implements Callable<Integer> {
         phases.mark("CLI arguments");
         Target t = TargetResolver.resolve(target);
         phases.mark("resolve the target");
-        try (AgentConnection connection = AgentConnection.open(t, phases)) {
-            return run(connection).code();
+        return run(t).code();
+    }
+
+    /** Runs the command in the resolved target; by default over JMX (the Attach API alone for {@code start}). */
+    ExitCode run(Target t) throws Exception {
+        try (AgentConnection connection = AgentConnection.open(t, phases())) {
+            return run(connection);
         } catch (MBeanRefusedException e) {
-            return withoutJmx(t, e).code();
+            return withoutJmx(t, e);
         } catch (UndeclaredThrowableException e) {
             // a JMX proxy call failed on the wire: the target exited or the connection broke
             throw AgentConnection.lostOrFailed(t, e.getCause());

@@ -45,7 +45,7 @@ public final class BenchSuite {
     /** Sections to run; all by default. */
     private final Set<String> sections;
 
-    static final List<String> SECTIONS = List.of("overhead", "speed", "memory", "gc", "humongous", "dump", "accuracy");
+    static final List<String> SECTIONS = List.of("overhead", "speed", "attach", "memory", "gc", "humongous", "dump", "accuracy");
 
     private BenchSuite(Path jar, Path classes, Path asyncProfilerJar, boolean quick, int reps, List<BenchTarget.Jdk> jdks,
             Set<String> sections) throws IOException {
@@ -134,6 +134,11 @@ public final class BenchSuite {
         }
         if (sections.contains("speed")) {
             speed(newest);
+        }
+        if (sections.contains("attach")) {
+            for (BenchTarget.Jdk jdk : jdks) {
+                report.addAll(new AttachPhasesBench(classes, commands).run(jdk, quick ? 1 : Math.max(3, reps)));
+            }
         }
         if (sections.contains("memory")) {
             memory(newest);

@@ -39,11 +39,15 @@ public final class DyingMBeanServerBuilder extends MBeanServerBuilder {
                 });
     }
 
-    private static void die() throws Exception {
+    static void die() {
         System.out.println("dying during a call");
         System.out.flush();
-        new ProcessBuilder("kill", "-" + System.getProperty("die.signal", "KILL"), Long.toString(ProcessHandle.current().pid()))
-                .start().waitFor();
-        Thread.sleep(Long.MAX_VALUE);  // the signal ends the JVM meanwhile
+        try {
+            new ProcessBuilder("kill", "-" + System.getProperty("die.signal", "KILL"), Long.toString(ProcessHandle.current().pid()))
+                    .start().waitFor();
+            Thread.sleep(Long.MAX_VALUE);  // the signal ends the JVM meanwhile
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -1,0 +1,99 @@
+package io.heaptap.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.heaptap.session.CaptureOptions;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+class AgentArgumentCodecTest {
+
+    @Test
+    void freeTextSurvivesTheTripWhateverItHolds() {
+        String text = "heaptap start (pid 7, user a,b=c) 100% \u00e9\u4e2d\ud83d\ude00\n\t end";
+        String encoded = AgentArgumentCodec.encode("capture", Map.of("client", text));
+        assertEquals(1, encoded.chars().filter(c -> c == '=').count(), encoded);
+        assertEquals(1, encoded.chars().filter(c -> c == ',').count(), encoded);
+        assertTrue(encoded.chars().allMatch(c -> c > ' ' && c < 0x7f), encoded);
+        assertEquals(text, AgentArgumentCodec.decode(encoded).values().get("client"));
+    }
+
+    @Test
+    void handWrittenArgumentsReadAsBefore() {
+        AgentArgumentCodec.Decoded d = AgentArgumentCodec.decode(" serve , port=8080,bind=127.0.0.1, cors-origin=https://host:8443/x ");
+        assertEquals("serve", d.command());
+        assertEquals(Map.of("port", "8080", "bind", "127.0.0.1", "cors-origin", "https://host:8443/x"), d.values());
+        assertEquals("/tmp/a,b", AgentArgumentCodec.decode("serve,token-file=/tmp/a%2Cb").values().get("token-file"));
+    }
+
+    @Test
+    void malformedInputIsRefusedWithTheReason() {
+        assertThrows(IllegalArgumentException.class, () -> AgentArgumentCodec.decode("serve,port"));
+        assertThrows(IllegalArgumentException.class, () -> AgentArgumentCodec.decode("serve,=1"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentArgumentCodec.decode("serve,port=1,port=2"))
+                .getMessage().contains("twice"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentArgumentCodec.decode("serve,bind=100%"))
+                .getMessage().contains("%25"));
+        assertThrows(IllegalArgumentException.class, () -> AgentArgumentCodec.decode("serve,bind=%zz"));
+        assertThrows(IllegalArgumentException.class, () -> AgentArgumentCodec.decode("serve,bind=%C3"));  // cut UTF-8
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> AgentArgumentCodec.decode("serve,colour=red").onlyNames(List.of("port", "bind")))
+                .getMessage().contains("'colour' (port, bind)"));
+        assertThrows(IllegalArgumentException.class, () -> AgentArgumentCodec.decode("x,n=\u0663").number("n"));
+        assertThrows(IllegalArgumentException.class, () -> AgentArgumentCodec.decode("x,f=yes").flag("f"));
+    }
+
+    @Test
+    void aCaptureRequestDecodesToTheSameOptions() {
+        CaptureOptions options = new CaptureOptions(Duration.ofMillis(90_500), 65_536, 128, 1000, false, 77);
+        CaptureRequest request = new CaptureRequest(options, "heaptap start (pid 1, user o'brien, x=y)", "123-abc", true);
+        assertEquals(request, CaptureRequest.decode(AgentArgumentCodec.decode(request.encode())));
+        assertEquals("123-abc", CaptureRequest.replyOf(AgentArgumentCodec.decode(request.encode())));
+    }
+
+    @Test
+    void aCaptureRequestIsCheckedAgainInTheTarget() {
+        String tooDeep = new CaptureRequest(new CaptureOptions(Duration.ofSeconds(1), 65_536, 64, 10, true, 10), "c", "1", false)
+                .encode().replace("depth=64", "depth=99999999999");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> CaptureRequest.decode(AgentArgumentCodec.decode(tooDeep)))
+                .getMessage().contains("depth must be between"));
+        assertThrows(IllegalArgumentException.class, () -> new CaptureRequest(
+                new CaptureOptions(Duration.ofSeconds(1), 65_536, 64, 10, true, 10), "c", "a,b", false));
+    }
+
+    @Test
+    void repliesRoundTrip() {
+        AgentReply started = AgentReply.started(123456789L, Instant.parse("2026-11-23T01:02:03.456789Z"));
+        assertEquals(started, AgentReply.decode(started.encode()));
+        AgentReply refused = AgentReply.failed(AgentReply.Outcome.REFUSED, "a capture is already running: started by x, y=z");
+        assertEquals(refused, AgentReply.decode(refused.encode()));
+        AgentReply bad = AgentReply.failed(AgentReply.Outcome.BAD_OPTIONS, "duration must be positive");
+        assertEquals(bad, AgentReply.decode(bad.encode()));
+        assertThrows(IllegalArgumentException.class, () -> AgentReply.decode("maybe,message=x"));
+    }
+
+    @Test
+    void aStopRequestNamesItsCaptureByItsStart() {
+        StopRequest stop = new StopRequest(Instant.parse("2026-11-23T01:02:03.456789Z"), "the CLI lost it, sorry");
+        assertEquals(stop, StopRequest.decode(AgentArgumentCodec.decode(stop.encode())));
+        assertThrows(IllegalArgumentException.class, () -> StopRequest.decode(AgentArgumentCodec.decode("stop,started-at=yesterday,reason=x")));
+    }
+
+    @Test
+    void serveArgumentsKeepTheirGrammar() {
+        assertEquals(AgentArguments.DORMANT, AgentArguments.parse(" "));
+        AgentArguments a = AgentArguments.parse("serve,port=8080,bind=0.0.0.0");
+        assertEquals(8080, a.serve().orElseThrow().port());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentArguments.parse("serve,colour=red"))
+                .getMessage().contains("port, bind, token-file, cors-origin"));
+        assertThrows(IllegalArgumentException.class, () -> AgentArguments.parse("capture,reply=1"));
+        assertThrows(IllegalArgumentException.class, () -> AgentArguments.parse("serve,port=\u0663"));
+    }
+}
