@@ -1,6 +1,7 @@
 package io.heaptap.session;
 
 import io.heaptap.profile.GcCost;
+import io.heaptap.profile.IntervalRange;
 
 import java.time.Instant;
 
@@ -17,7 +18,10 @@ import java.time.Instant;
  * @param nativeMemory   estimated bytes of native memory held by the agent
  * @param nativeError    why the native agent is unavailable, or null when it is fine
  * @param gc             what the garbage collector cost during the current (so far) or last capture; null when idle
+ * @param intervalBytes  the sampling interval in force now (the last one when stopped); 0 when idle
+ * @param intervals      every interval the current or last capture ran at; null when idle
  */
 public record SessionStatus(SessionState state, String startedBy, Instant startedAt, Instant endsAt, long timeLeftMillis,
-                            CaptureOptions options, long samples, long nativeMemory, String nativeError, GcCost gc) {
+                            CaptureOptions options, long samples, long nativeMemory, String nativeError, GcCost gc,
+                            long intervalBytes, IntervalRange intervals) {
 }
