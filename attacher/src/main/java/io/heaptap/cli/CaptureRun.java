@@ -30,9 +30,8 @@ final class CaptureRun {
         try {
             start(heaptap, options, client);
             if (System.console() != null) {
-                err.printf("capturing pid %d for %s at interval %s (Ctrl-C stops early and still writes the profile)%n",
-                        connection.target().pid(), HumanUnits.formatDuration(options.duration()),
-                        HumanUnits.formatBytes(options.intervalBytes()));
+                err.printf("capturing pid %d for %s at %s (Ctrl-C stops early and still writes the profile)%n",
+                        connection.target().pid(), HumanUnits.formatDuration(options.duration()), options.describeSampling());
             }
             ProgressBar bar = new ProgressBar(options.duration().toMillis());
             boolean interrupted = false;
@@ -55,7 +54,7 @@ final class CaptureRun {
     }
 
     static void start(HeaptapMXBean heaptap, CaptureOptions options, String client) {
-        heaptap.start(options.duration().toMillis() + "ms", Long.toString(options.intervalBytes()), options.stackDepth(),
+        heaptap.start(options.duration().toMillis() + "ms", options.sampling(), options.stackDepth(),
                 options.maxStacks(), options.live(), options.liveBudget(), client);
     }
 

@@ -49,9 +49,9 @@ final class StartCommand extends TargetCommand {
                     : "first sample: none within " + FIRST_SAMPLE_WAIT_MILLIS + " ms (does the target allocate?)");
             phases.print(System.err);
         }
-        Terminal.printf("started a capture in pid %d: %s at interval %s; 'heaptap dump %d' reads it%n",
-                connection.target().pid(), HumanUnits.formatDuration(options.duration()),
-                HumanUnits.formatBytes(options.intervalBytes()), connection.target().pid());
+        Terminal.printf("started a capture in pid %d: %s at %s; 'heaptap dump %d' reads it%n",
+                connection.target().pid(), HumanUnits.formatDuration(options.duration()), options.describeSampling(),
+                connection.target().pid());
         return ExitCode.OK;
     }
 

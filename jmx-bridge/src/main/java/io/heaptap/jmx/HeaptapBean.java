@@ -69,8 +69,7 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public long getSamplingIntervalBytes() {
-        CaptureOptions o = controller.status().options();
-        return o == null ? 0 : o.intervalBytes();
+        return controller.status().intervalBytes();
     }
 
     @Override
