@@ -73,7 +73,7 @@ public final class ApiRoutes {
             long interval = p.parsed("interval", CaptureOptions::parseInterval, 0L);  // 0: follow a sample-rate target
             int rate = p.parsed("rate", CaptureOptions::parseSampleRate, 0);
             if (interval > 0 && rate > 0) {
-                throw new HttpError(400, "give interval (a fixed interval) or rate (a sample-rate target), not both");
+                throw HttpError.badParameter("rate", "give interval (a fixed interval) or rate (a sample-rate target), not both");
             }
             options = new CaptureOptions(
                     p.parsed("duration", CaptureOptions::parseDuration, CaptureOptions.DEFAULT_DURATION),
