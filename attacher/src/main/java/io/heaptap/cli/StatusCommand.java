@@ -20,8 +20,7 @@ final class StatusCommand extends TargetCommand {
         Terminal.printf("started by:   %s%n", h.getStartedBy().isEmpty() ? "-" : h.getStartedBy());
         Terminal.printf("started at:   %s%n", h.getStartTime().isEmpty() ? "-" : h.getStartTime());
         Terminal.printf("time left:    %.1fs%n", h.getTimeLeftMillis() / 1000.0);
-        Terminal.printf("interval:     %s, depth %d%n", HumanUnits.formatBytes(h.getSamplingIntervalBytes()),
-                h.getStackDepth());
+        Terminal.printf("interval:     %s, depth %d%n", h.getSampling(), h.getStackDepth());
         long samples = h.getSamples();
         try {
             long dropped = h.getSamplesDropped();

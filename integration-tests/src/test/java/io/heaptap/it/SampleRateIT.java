@@ -60,6 +60,9 @@ class SampleRateIT {
                 counts.put(kv[0], Math.round(Double.parseDouble(kv[1])));
             }
             assertEquals(0, HeaptapCli.run("stop", pid).exitCode());
+            Result status = HeaptapCli.run("status", pid);
+            assertTrue(status.out().contains("interval:     32.0 KiB now, 32.0 KiB\u2013"), status::toString);
+            assertTrue(status.out().contains("over the capture (target 5,000 samples/s)"), status::toString);
             Result dump = HeaptapCli.run("dump", pid, "--format", "json");
             assertEquals(0, dump.exitCode(), dump::toString);
             profile = Profiles.json(dump.stdout());

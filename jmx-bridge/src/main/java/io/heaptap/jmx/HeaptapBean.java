@@ -73,6 +73,11 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
+    public String getSampling() {
+        return controller.status().describeSampling();
+    }
+
+    @Override
     public int getStackDepth() {
         CaptureOptions o = controller.status().options();
         return o == null ? 0 : o.stackDepth();

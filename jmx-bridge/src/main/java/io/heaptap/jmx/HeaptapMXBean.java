@@ -26,6 +26,9 @@ public interface HeaptapMXBean {
             + " with the allocation rate under a sample-rate target")
     long getSamplingIntervalBytes();
 
+    @Description("The sampling interval in words: fixed, or the one now, its range over the capture and the sample-rate target")
+    String getSampling();
+
     @Description("Stack frames kept per sample in the current or last capture")
     int getStackDepth();
 

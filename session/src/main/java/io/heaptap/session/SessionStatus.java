@@ -1,9 +1,11 @@
 package io.heaptap.session;
 
 import io.heaptap.profile.GcCost;
+import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.IntervalRange;
 
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * A consistent view of the session at one moment.
@@ -24,4 +26,16 @@ import java.time.Instant;
 public record SessionStatus(SessionState state, String startedBy, Instant startedAt, Instant endsAt, long timeLeftMillis,
                             CaptureOptions options, long samples, long nativeMemory, String nativeError, GcCost gc,
                             long intervalBytes, IntervalRange intervals) {
+
+    /** The sampling in words: {@code 512.0 KiB (fixed)}, or the interval now, its range and the target; {@code -} when idle. */
+    public String describeSampling() {
+        if (intervals == null) {
+            return "-";
+        }
+        if (!intervals.adaptive()) {
+            return HumanUnits.formatBytes(intervalBytes) + " (fixed)";
+        }
+        return String.format(Locale.ROOT, "%s now, %s over the capture (target %,d samples/s)", HumanUnits.formatBytes(intervalBytes),
+                intervals.describe(), intervals.targetRate());
+    }
 }
