@@ -35,8 +35,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class SampleRateIT {
     static final double SIGMAS = 4;
-    /** Every site must be estimated at least this well for the 4-sigma check to mean something. */
-    static final double MAX_SIGMA = 0.08;
+    /**
+     * Every site must be estimated at least this well for the 4-sigma check to mean something. The
+     * quiet site after the storm is the loosest: the reading that spans the storm's end lowers the
+     * interval only part of the way, so its first second or two is sampled coarsely (3.3-7.8% seen).
+     */
+    static final double MAX_SIGMA = 0.10;
     static final long FLOOR = 32 * 1024;
 
     static Stream<Jdk> jdks() {

@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A target whose allocation rate jumps a hundredfold or more and back, counting exactly what it
- * allocates: on "go" it allocates about 16 MB/s for 4 s (quietBefore), then two threads allocate as
- * fast as they can for 3 s (stormTiny, stormRecord), then 16 MB/s for 4 s again (quietAfter), and prints
+ * allocates: on "go" it allocates about 16 MB/s for 5 s (quietBefore), then two threads allocate as
+ * fast as they can for 3 s (stormTiny, stormRecord), then 16 MB/s for 5 s again (quietAfter), and prints
  * "done" with each site's object count and the two rates. The phases are timed here, in the
  * workload (a sample-rate target reads the sample count once a second, so each phase spans several
  * readings on any machine); the test learns the truth from the counts, not from the timing.
@@ -15,7 +15,7 @@ public final class RateJumps {
     public static final int QUIET_LENGTH = 1_000;      // byte[1000]: 1,016 bytes
     public static final int TINY_LENGTH = 48;          // byte[48]: 64 bytes
     public static final int RECORD_LENGTH = 16_368;    // 16 KiB
-    static final long QUIET_NANOS = 4_000_000_000L;
+    static final long QUIET_NANOS = 5_000_000_000L;
     static final long STORM_NANOS = 3_000_000_000L;
     static final int QUIET_PER_10_MS = 160;            // 160 x 1,016 bytes every 10 ms: about 16 MB/s
 
