@@ -62,8 +62,12 @@ void markAttachListener(jvmtiEnv* jvmti, JNIEnv* jni) {
 
 void JNICALL onSampledObjectAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size) {
     Sampler* s = sampler;
-    if (s != nullptr && s->admit(size) && !isHeaptapThread(jvmti, thread)) {
-        s->onSample(jni, thread, object, klass, size);
+    if (s == nullptr) {
+        return;
+    }
+    int64_t weightInterval = s->admit(size);
+    if (weightInterval > 0 && !isHeaptapThread(jvmti, thread)) {
+        s->onSample(jni, thread, object, klass, size, weightInterval);
     }
 }
 
@@ -153,6 +157,10 @@ JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv*
         return nullptr;
     }
     return env->NewStringUTF((std::to_string(static_cast<int>(result)) + ":" + error).c_str());
+}
+
+JNIEXPORT jboolean JNICALL Java_io_heaptap_nativeagent_NativeAgent_setInterval0(JNIEnv*, jclass, jlong interval, jlong jvmInterval) {
+    return sampler != nullptr && sampler->setInterval(interval, jvmInterval) ? JNI_TRUE : JNI_FALSE;
 }
 
 JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_stop0(JNIEnv*, jclass) {

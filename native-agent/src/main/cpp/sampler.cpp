@@ -122,19 +122,44 @@ void Sampler::tableSizes(int64_t out[kTableSizes]) {
     out[9] = static_cast<int64_t>(live_.weakRefsHeld());
 }
 
-bool Sampler::admit(jlong size) {
+int64_t Sampler::admit(jlong size) {
     if (!sampling_.load(std::memory_order_acquire)) {
-        return false;
+        return 0;
     }
-    if (samplingThinner::firstInGeneration(generation_.load(std::memory_order_relaxed))) {
-        return false;
+    int64_t governing = samplingThinner::governingJvmInterval(generation_.load(std::memory_order_relaxed),
+                                                              jvmInterval_.load(std::memory_order_relaxed));
+    if (governing <= 0) {
+        return 0;
     }
-    double keep = samplingThinner::keepProbability(size, jvmInterval_.load(std::memory_order_relaxed),
-                                                   interval_.load(std::memory_order_relaxed));
-    return keep >= 1.0 || samplingThinner::uniform() < keep;
+    int64_t interval = interval_.load(std::memory_order_relaxed);
+    if (interval <= governing) {
+        return governing;
+    }
+    double keep = samplingThinner::keepProbability(size, governing, interval);
+    return keep >= 1.0 || samplingThinner::uniform() < keep ? interval : 0;
 }
 
-void Sampler::onSample(JNIEnv* jni, jthread, jobject object, jclass klass, jlong size) {
+bool Sampler::setInterval(int64_t intervalBytes, int64_t jvmIntervalBytes) {
+    std::lock_guard<std::mutex> guard(control_);
+    if (!sampling_.load() || intervalBytes <= 0) {
+        return false;
+    }
+    if (jvmIntervalBytes <= 0 || jvmIntervalBytes > intervalBytes) {
+        jvmIntervalBytes = intervalBytes;
+    }
+    if (jvmIntervalBytes != jvmInterval_.load()) {
+        if (jvmti_->SetHeapSamplingInterval(static_cast<jint>(jvmIntervalBytes)) != JVMTI_ERROR_NONE) {
+            return false;
+        }
+        // A thread whose next sample point the JVM draws between the call above and this store
+        // records the old interval for it: one sample per thread per change, at most.
+        jvmInterval_.store(jvmIntervalBytes);
+    }
+    interval_.store(intervalBytes);
+    return true;
+}
+
+void Sampler::onSample(JNIEnv* jni, jthread, jobject object, jclass klass, jlong size, int64_t weightInterval) {
     if (!sampling_.load(std::memory_order_acquire)) {
         return;
     }
@@ -162,7 +187,7 @@ void Sampler::onSample(JNIEnv* jni, jthread, jobject object, jclass klass, jlong
     if (jvmti_->GetClassSignature(klass, &signature, nullptr) != JVMTI_ERROR_NONE) {
         signature = nullptr;
     }
-    PoissonWeight w = poissonWeight(size, interval_.load(std::memory_order_relaxed));
+    PoissonWeight w = poissonWeight(size, weightInterval);
     uint32_t site =
         store_.record(generation, haveStack ? frames : nullptr, count, truncated, signature, size, w.objects, w.bytes);
     if (site != kNone) {

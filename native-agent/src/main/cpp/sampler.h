@@ -36,6 +36,10 @@ class Sampler {
     StartResult start(int64_t intervalBytes, int64_t jvmIntervalBytes, int64_t durationNanos, const Limits& limits, uint32_t liveBudget,
                       int64_t largeThreshold, uint32_t largeBudget, std::string& error);
     void stop();
+    // Changes the interval of the running capture (the session's sample-rate target): the agent's
+    // at once, the JVM's for each thread from its next sample on (samplingThinner.h). False when
+    // no capture runs or the JVM refused the interval.
+    bool setInterval(int64_t intervalBytes, int64_t jvmIntervalBytes);
     void clear(JNIEnv* jni);                      // forget everything, delete every weak reference
     void snapshot(JNIEnv* jni, ByteWriter& out);  // the current or last capture, plus the live set now
     LiveTable& live() { return live_; }
@@ -48,9 +52,10 @@ class Sampler {
         return store_.memoryBytes() + methods_.memoryBytes() + live_.memoryBytes() + buffers_.memoryBytes() + sizeof(Sampler);
     }
 
-    // The cheap first test of every JVMTI sample: false drops it (no stack walk, no lock).
-    bool admit(jlong size);
-    void onSample(JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size);
+    // The cheap first test of every JVMTI sample: 0 drops it (no stack walk, no lock); otherwise the
+    // interval its Poisson weight is computed with, handed to onSample.
+    int64_t admit(jlong size);
+    void onSample(JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size, int64_t weightInterval);
 
   private:
     void disableEvents();

@@ -6,6 +6,15 @@
 // sampler at the user's interval Reff, and weighs s / p(s, Reff). A dropped sample costs two
 // expm1 and a random number here: no stack walk, no lock, no JVMTI call.
 //
+// The interval may change while a capture runs (the session's sample-rate target). The agent's
+// own interval Reff changes at once: the coin above is flipped per sample. The JVM's does not:
+// SetHeapSamplingInterval only stores a global, and HotSpot draws each thread's distance to its
+// next sample right after a sample, before the callback, with the interval then in force. So a
+// sample was governed by the JVM interval current at that thread's previous sample, which is kept
+// per thread here (weighting with the current interval was off by threads x the change: -4.4% and
+// +5.0% in the research; per thread it stays within noise). When the governing R exceeds Reff
+// (Reff was just lowered) the sample is kept and weighs s / p(s, R).
+//
 // Also here: each thread's first JVMTI sample after sampling is enabled is dropped. Its threshold
 // was drawn before this capture (under another interval, or 0 for a thread born while sampling
 // was off on JDK 11-24, which samples its first allocation whatever its size).
@@ -40,14 +49,16 @@ inline double keepProbability(int64_t size, int64_t jvmInterval, int64_t interva
     return std::expm1(-s / static_cast<double>(interval)) / std::expm1(-s / static_cast<double>(jvmInterval));
 }
 
-// True the first time this thread asks in a capture (generation): that sample is to be dropped.
-inline bool firstInGeneration(uint64_t generation) {
+// The JVM interval that governed this thread's sample: the one in force at its previous sample,
+// when HotSpot drew the distance to this one. 0 for the thread's first sample in the capture
+// (generation), which is to be dropped. Records jvmIntervalNow for the thread's next sample.
+inline int64_t governingJvmInterval(uint64_t generation, int64_t jvmIntervalNow) {
     static thread_local uint64_t seen = 0;
-    if (seen == generation) {
-        return false;
-    }
+    static thread_local int64_t previous = 0;
+    int64_t governing = seen == generation ? previous : 0;
     seen = generation;
-    return true;
+    previous = jvmIntervalNow;
+    return governing;
 }
 
 }  // namespace samplingThinner

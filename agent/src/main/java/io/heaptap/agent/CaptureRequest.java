@@ -20,8 +20,8 @@ import java.util.List;
  */
 public record CaptureRequest(CaptureOptions options, String client, String reply, boolean reportFirstSample) {
     public static final String COMMAND = "capture";
-    private static final List<String> NAMES = List.of("reply", "duration-ms", "interval", "depth", "max-stacks", "live",
-            "live-budget", "client", "first-sample");
+    private static final List<String> NAMES = List.of("reply", "duration-ms", "interval", "sample-rate", "depth", "max-stacks",
+            "live", "live-budget", "client", "first-sample");
 
     public CaptureRequest {
         checkReply(reply);
@@ -32,6 +32,7 @@ public record CaptureRequest(CaptureOptions options, String client, String reply
         values.put("reply", reply);
         values.put("duration-ms", Long.toString(options.duration().toMillis()));
         values.put("interval", Long.toString(options.intervalBytes()));
+        values.put("sample-rate", Integer.toString(options.sampleRate()));
         values.put("depth", Integer.toString(options.stackDepth()));
         values.put("max-stacks", Integer.toString(options.maxStacks()));
         values.put("live", Boolean.toString(options.live()));
@@ -49,7 +50,8 @@ public record CaptureRequest(CaptureOptions options, String client, String reply
     static CaptureRequest decode(AgentArgumentCodec.Decoded decoded) {
         decoded.onlyNames(NAMES);
         CaptureOptions options = new CaptureOptions(Duration.ofMillis(decoded.number("duration-ms")), decoded.number("interval"),
-                decoded.count("depth"), decoded.count("max-stacks"), decoded.flag("live"), decoded.count("live-budget"));
+                decoded.count("depth"), decoded.count("max-stacks"), decoded.flag("live"), decoded.count("live-budget"),
+                decoded.count("sample-rate"));
         return new CaptureRequest(options, decoded.required("client"), decoded.required("reply"), decoded.flag("first-sample"));
     }
 

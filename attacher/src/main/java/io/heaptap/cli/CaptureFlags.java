@@ -10,9 +10,15 @@ final class CaptureFlags {
             description = "Time box, e.g. 30s, 2m, 1h (max 24h). Sampling stops in the target when it ends. Default: ${DEFAULT-VALUE}.")
     String duration;
 
-    @Option(names = "--interval", defaultValue = "512k", paramLabel = "<size>",
-            description = "Mean bytes allocated between samples, per thread, e.g. 512k, 64k, 1m. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--interval", paramLabel = "<size>",
+            description = "A fixed mean of bytes allocated between samples, per thread, e.g. 512k, 64k, 1m."
+                    + " Default: none; the interval follows --rate.")
     String interval;
+
+    @Option(names = "--rate", paramLabel = "<samples/s>",
+            description = "Samples per second to keep near by moving the interval (32k-64m, powers of two) with the"
+                    + " allocation rate; estimates stay unbiased. 10-100000. Default: 5000. Not with --interval.")
+    String rate;
 
     @Option(names = "--depth", defaultValue = "64", paramLabel = "<frames>",
             description = "Stack frames kept per sample, 1-2048. Default: ${DEFAULT-VALUE}.")
@@ -30,6 +36,9 @@ final class CaptureFlags {
     int liveBudget;
 
     CaptureOptions options() {
-        return CaptureOptions.parse(duration, interval, depth, maxStacks, !noLive, liveBudget);
+        if (interval != null && rate != null) {
+            throw new IllegalArgumentException("give --interval (a fixed interval) or --rate (a sample-rate target), not both");
+        }
+        return CaptureOptions.parse(duration, rate != null ? rate.strip() + "/s" : interval, depth, maxStacks, !noLive, liveBudget);
     }
 }

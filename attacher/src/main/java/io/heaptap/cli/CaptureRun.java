@@ -44,9 +44,8 @@ final class CaptureRun {
         HeaptapMXBean heaptap = connection.heaptap();
         PrintStream err = System.err;
         if (System.console() != null) {
-            err.printf("capturing pid %d for %s at interval %s (Ctrl-C stops early and still writes the profile)%n",
-                    connection.target().pid(), HumanUnits.formatDuration(options.duration()),
-                    HumanUnits.formatBytes(options.intervalBytes()));
+            err.printf("capturing pid %d for %s at %s (Ctrl-C stops early and still writes the profile)%n",
+                    connection.target().pid(), HumanUnits.formatDuration(options.duration()), options.describeSampling());
         }
         ProgressBar bar = new ProgressBar(options.duration().toMillis());
         boolean interrupted = interruption.requested();

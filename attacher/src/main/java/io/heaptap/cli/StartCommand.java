@@ -52,9 +52,8 @@ final class StartCommand extends TargetCommand {
         CaptureRequest request = new CaptureRequest(options, client("start"), replyId(), verbose);
         AgentConnection.startCapture(t, request, FIRST_SAMPLE_WAIT, phases());
         phases().print(System.err);
-        Terminal.printf("started a capture in pid %d: %s at interval %s; 'heaptap dump %d' reads it%n",
-                t.pid(), HumanUnits.formatDuration(options.duration()),
-                HumanUnits.formatBytes(options.intervalBytes()), t.pid());
+        Terminal.printf("started a capture in pid %d: %s at %s; 'heaptap dump %d' reads it%n",
+                t.pid(), HumanUnits.formatDuration(options.duration()), options.describeSampling(), t.pid());
         return ExitCode.OK;
     }
 

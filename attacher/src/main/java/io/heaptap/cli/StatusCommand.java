@@ -26,8 +26,7 @@ final class StatusCommand extends TargetCommand {
         Terminal.printf("started by:   %s%n", s.getStartedBy().isEmpty() ? "-" : s.getStartedBy());
         Terminal.printf("started at:   %s%n", s.getStartTime().isEmpty() ? "-" : s.getStartTime());
         Terminal.printf("time left:    %.1fs%n", s.getTimeLeftMillis() / 1000.0);
-        Terminal.printf("interval:     %s, depth %d%n", HumanUnits.formatBytes(s.getSamplingIntervalBytes()),
-                s.getStackDepth());
+        Terminal.printf("interval:     %s, depth %d%n", s.getSampling(), s.getStackDepth());
         if (s.getProfileError().isEmpty()) {
             List<String> live = s.isLiveTracking() || s.getTrackedObjects() > 0 ? s.getLiveReport() : List.of();
             Terminal.printf("samples:      %,d (dropped %,d)%n", s.getSamples(), s.getSamplesDropped());

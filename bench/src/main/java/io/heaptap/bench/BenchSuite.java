@@ -44,6 +44,8 @@ public final class BenchSuite {
     private final Map<String, Double> measured = new LinkedHashMap<>();
     /** Sections to run; all by default. */
     private final Set<String> sections;
+    /** "--tools 'heaptap default,heaptap 512k live'": the overhead section's tools whose names start so; null: all. */
+    private List<String> toolPrefixes;
 
     static final List<String> SECTIONS = List.of("overhead", "speed", "attach", "memory", "gc", "humongous", "dump", "accuracy");
 
@@ -74,6 +76,7 @@ public final class BenchSuite {
         BenchSuite suite = new BenchSuite(Path.of(opts.get("jar")), Path.of(opts.get("classes")),
                 Path.of(opts.get("async-profiler")), quick, Integer.parseInt(opts.getOrDefault("reps", quick ? "1" : "5")),
                 jdks(opts.get("jdks")), sections(opts.get("only")));
+        suite.toolPrefixes = opts.containsKey("tools") ? List.of(opts.get("tools").split(",")) : null;
         Path out = Path.of(opts.getOrDefault("out", "bench/RESULTS.md"));
         suite.runAll(String.join(" ", args));
         Files.writeString(out, String.join("\n", suite.report) + "\n" + earlierRuns(out));
@@ -290,8 +293,10 @@ public final class BenchSuite {
     }
 
     private List<Tool> tools() {
-        return List.of(Tool.heaptap("512k", false), Tool.heaptap("512k", true), Tool.heaptap("64k", true), Tool.jfrProfile(),
-                Tool.asyncProfiler(asyncProfiler, "alloc", "512k", false), Tool.asyncProfiler(asyncProfiler, "alloc", "512k", true));
+        List<Tool> all = List.of(Tool.heaptapDefault(true), Tool.heaptap("512k", false), Tool.heaptap("512k", true),
+                Tool.heaptap("64k", true), Tool.jfrProfile(), Tool.asyncProfiler(asyncProfiler, "alloc", "512k", false),
+                Tool.asyncProfiler(asyncProfiler, "alloc", "512k", true));
+        return toolPrefixes == null ? all : all.stream().filter(t -> toolPrefixes.stream().anyMatch(t.name()::startsWith)).toList();
     }
 
     private void overhead(BenchTarget.Jdk jdk, Class<?> target, String title) throws Exception {

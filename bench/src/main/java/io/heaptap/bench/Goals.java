@@ -67,6 +67,9 @@ final class Goals {
         Double apLive = measured.get(overhead(jdk, "async-profiler alloc 512k live"));
         Double jfr = measured.get(overhead(jdk, "JFR profile"));
         String on = ", allocation-heavy target, " + jdk.name();
+        Double byDefault = measured.get(overhead(jdk, "heaptap default live"));
+        row("throughput with heaptap at its defaults (sample-rate target, live tracking)" + on, "≥ 0.99",
+                byDefault == null ? null : String.format(Locale.ROOT, "%.3f", byDefault), byDefault == null ? null : byDefault >= 0.99);
         row("overhead of heaptap 512k without live tracking" + on, "≤ 1%", cost(noLive), noLive == null ? null : 1 - noLive <= 0.01);
         row("overhead of heaptap 512k with live tracking" + on, "≤ 2%", cost(live), live == null ? null : 1 - live <= 0.02);
         boolean all = noLive != null && ap != null && jfr != null;

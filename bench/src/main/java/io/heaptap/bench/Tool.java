@@ -23,6 +23,15 @@ record Tool(String name, String description, Action on, Action off) {
                 (t, c) -> c.heaptap("stop", Long.toString(t.pid())));
     }
 
+    /** heaptap at its default sampling: the interval follows the default sample-rate target. */
+    static Tool heaptapDefault(boolean live) {
+        String mode = live ? "live" : "no-live";
+        return new Tool("heaptap default " + mode, "heaptap capture at the default sample-rate target (about 5,000 samples/s)"
+                + (live ? " with" : " without") + " live tracking",
+                (t, c) -> c.heaptap("start", Long.toString(t.pid()), "--duration", "1h", live ? "--live-budget=65536" : "--no-live"),
+                (t, c) -> c.heaptap("stop", Long.toString(t.pid())));
+    }
+
     static Tool jfrProfile() {
         return new Tool("JFR profile", "JFR.start settings=profile (ObjectAllocationSample throttled, OldObjectSample on)",
                 (t, c) -> c.run(List.of(t.jdk.bin("jcmd").toString(), Long.toString(t.pid()), "JFR.start", "name=bench",

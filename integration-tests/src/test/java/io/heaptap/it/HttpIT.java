@@ -110,6 +110,9 @@ class HttpIT {
         assertEquals(200, started.status(), started.toString());
         assertEquals("recording", json(started).get("state").asText());
         assertEquals(65536, json(started).get("options").get("intervalBytes").asLong());
+        assertEquals(0, json(started).get("options").get("sampleRate").asLong(), "interval=64k fixes the interval");
+        assertEquals(65536, json(started).get("intervalMinBytes").asLong());
+        assertEquals(65536, json(started).get("intervalMaxBytes").asLong());
         assertTrue(json(started).get("startedBy").asText().startsWith("http 127.0.0.1:"));
         Wait.until("samples", Duration.ofSeconds(30), () -> json(http.get("/api/status")).get("samples").asLong() > 100);
 
@@ -187,6 +190,9 @@ class HttpIT {
         expectError(http.post("/api/start?duration=-5s"), 400, "duration");
         expectError(http.post("/api/start?interval=0"), 400, "interval");
         expectError(http.post("/api/start?interval=1"), 400, "interval");   // issue #15: 1 byte starved the target
+        expectError(http.post("/api/start?rate=9"), 400, "rate");
+        expectError(http.post("/api/start?rate=%D9%A3%D9%A0%D9%A0%D9%A0"), 400, "rate");  // Arabic-Indic 3000
+        expectError(http.post("/api/start?rate=5000&interval=64k"), 400, "rate");
         expectError(http.get("/api/top?n=\u0663"), 400, "n");              // issue #15: Arabic-Indic 3 was taken as 3
         expectError(http.post("/api/start?depth=99999"), 400, "depth");
         expectError(http.post("/api/start?durtion=5s"), 400, "durtion");

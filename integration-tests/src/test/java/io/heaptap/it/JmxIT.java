@@ -83,6 +83,7 @@ class JmxIT {
             s.invoke(NAME, "start", new Object[] {"2s", "64k", true}, START);
             assertEquals("recording", s.getAttribute(NAME, "State"));
             assertEquals(65536L, s.getAttribute(NAME, "SamplingIntervalBytes"));
+            assertEquals("64.0 KiB (fixed)", s.getAttribute(NAME, "Sampling"));
             Notification started = notifications.poll(30, TimeUnit.SECONDS);
             assertEquals("io.heaptap.capture.started", started.getType());
             Wait.until("samples to arrive", Duration.ofSeconds(30), () -> attribute(s, "Samples") > 0);

@@ -79,6 +79,11 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
+    public String getSampling() {
+        return read().getSampling();
+    }
+
+    @Override
     public int getStackDepth() {
         return read().getStackDepth();
     }

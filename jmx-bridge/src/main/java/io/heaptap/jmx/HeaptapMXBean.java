@@ -30,8 +30,12 @@ public interface HeaptapMXBean {
     @Description("Milliseconds left in the time box; 0 unless recording")
     long getTimeLeftMillis();
 
-    @Description("Mean bytes allocated between samples, per thread, of the current or last capture")
+    @Description("Mean bytes allocated between samples, per thread, in force now (the last one when stopped); it moves"
+            + " with the allocation rate under a sample-rate target")
     long getSamplingIntervalBytes();
+
+    @Description("The sampling interval in words: fixed, or the one now, its range over the capture and the sample-rate target")
+    String getSampling();
 
     @Description("Stack frames kept per sample in the current or last capture")
     int getStackDepth();
@@ -128,12 +132,14 @@ public interface HeaptapMXBean {
 
     @Description("Starts a capture with the default stack depth and budgets")
     void start(@Description(name = "duration", value = "Time box, e.g. 30s, 2m (max 24h)") String duration,
-               @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k (min 4k)") String interval,
+               @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k (fixed, min 4k),"
+                       + " or samples per second to keep near, e.g. 5000/s (the interval follows the allocation rate)") String interval,
                @Description(name = "live", value = "Track sampled objects (live set, age, GCs survived)") boolean live);
 
     @Description("Starts a capture with every option")
     void start(@Description(name = "duration", value = "Time box, e.g. 30s, 2m (max 24h)") String duration,
-               @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k (min 4k)") String interval,
+               @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k (fixed, min 4k),"
+                       + " or samples per second to keep near, e.g. 5000/s (the interval follows the allocation rate)") String interval,
                @Description(name = "stackDepth", value = "Stack frames kept per sample, 1-" + CaptureOptions.MAX_DEPTH) int stackDepth,
                @Description(name = "maxStacks", value = "Distinct stacks kept, 1-1048576") int maxStacks,
                @Description(name = "live", value = "Track sampled objects") boolean live,

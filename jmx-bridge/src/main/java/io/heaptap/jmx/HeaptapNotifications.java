@@ -36,8 +36,8 @@ public final class HeaptapNotifications implements SessionListener {
 
     @Override
     public void captureStarted(SessionStatus s) {
-        send(STARTED, String.format(Locale.ROOT, "capture started by %s: %s at interval %s, live tracking %s",
-                s.startedBy(), HumanUnits.formatDuration(s.options().duration()), HumanUnits.formatBytes(s.options().intervalBytes()),
+        send(STARTED, String.format(Locale.ROOT, "capture started by %s: %s at %s, live tracking %s",
+                s.startedBy(), HumanUnits.formatDuration(s.options().duration()), s.options().describeSampling(),
                 s.options().live() ? "on" : "off"));
     }
 

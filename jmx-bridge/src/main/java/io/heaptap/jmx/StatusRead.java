@@ -99,8 +99,12 @@ final class StatusRead implements StatusView {
 
     @Override
     public long getSamplingIntervalBytes() {
-        CaptureOptions o = session.options();
-        return o == null ? 0 : o.intervalBytes();
+        return session.intervalBytes();
+    }
+
+    @Override
+    public String getSampling() {
+        return session.describeSampling();
     }
 
     @Override

@@ -21,6 +21,8 @@ public interface StatusView {
 
     long getSamplingIntervalBytes();
 
+    String getSampling();
+
     int getStackDepth();
 
     boolean isLiveTracking();

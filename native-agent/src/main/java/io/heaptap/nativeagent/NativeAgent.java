@@ -76,6 +76,15 @@ public final class NativeAgent implements Sampler {
         };
     }
 
+    /**
+     * Changes the running capture's interval: what is kept changes at once, the JVM's own interval
+     * (JDK 25+; 8 KiB before, see {@link JvmSamplingInterval}) for each thread from its next sample
+     * on, and every sample is weighted with the interval that governed it. False when no capture runs.
+     */
+    public boolean setInterval(long intervalBytes) {
+        return setInterval0(intervalBytes, JvmSamplingInterval.forRequested(Runtime.version().feature(), intervalBytes));
+    }
+
     /** Stops sampling and gives the heap-sampling capability back. Harmless when not sampling. */
     public void stop() {
         stop0();
@@ -272,6 +281,8 @@ public final class NativeAgent implements Sampler {
     private static native boolean forceGc0();
 
     private static native void stop0();
+
+    private static native boolean setInterval0(long intervalBytes, long jvmIntervalBytes);
 
     private static native void clear0();
 

@@ -16,6 +16,8 @@ public interface Sampler {
 
     void stop();
 
+    boolean setInterval(long intervalBytes);
+
     void maintainLive();
 
     void setGcCount(long count);

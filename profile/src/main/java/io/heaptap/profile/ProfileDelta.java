@@ -40,7 +40,7 @@ public final class ProfileDelta {
         Instant windowStart = b.startedAt().plusNanos(b.durationNanos());
         CaptureInfo window = new CaptureInfo(a.target(), windowStart, Math.max(0, a.durationNanos() - b.durationNanos()),
                 a.intervalBytes(), a.stackDepth(), Math.max(0, a.samples() - b.samples()), a.drops(), a.warnings(),
-                a.gc().since(b.gc()));
+                a.gc().since(b.gc()), a.intervals());
         return new AllocationProfile(window, after.liveInfo(), sites);
     }
 

@@ -10,6 +10,7 @@ import io.heaptap.nativeagent.Sampler;
 import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
+import io.heaptap.profile.IntervalRange;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.TargetInfo;
@@ -47,6 +48,8 @@ import java.util.function.Predicate;
  */
 public final class Controller {
     private static final long RECENT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** How often a sample-rate target reads the sample count: a storm costs at most this long at the old interval. */
+    static final long GOVERNOR_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1);
     static final int MAX_CLIENT_CHARS = 200;
     private final Sampler agent;
     private final LiveTracker liveTracker;
@@ -75,6 +78,9 @@ public final class Controller {
     private long recentProfileNanos;
     private long markingsAtStart;
     private long forcedAtStart;
+    /** Moves the interval of a capture with a sample-rate target; null for a fixed interval. */
+    private SampleRateGovernor governor;
+    private ScheduledFuture<?> governing;
 
     public Controller() {
         this(DumpDirectory.forThisJvm());
@@ -141,6 +147,13 @@ public final class Controller {
         state = SessionState.RECORDING;
         forgetRecentProfile();
         deadline = timer.schedule(this::timeBoxEnded, requested.duration().toNanos(), TimeUnit.NANOSECONDS);
+        cancelGoverning();
+        governor = requested.adaptive()
+                ? new SampleRateGovernor(requested.sampleRate(), requested.intervalBytes(), native_.sampleCount(), startNanos) : null;
+        if (governor != null) {
+            governing = timer.scheduleAtFixedRate(this::governSampleRate, GOVERNOR_PERIOD_NANOS, GOVERNOR_PERIOD_NANOS,
+                    TimeUnit.NANOSECONDS);
+        }
         SessionStatus started = status();
         listeners.forEach(l -> l.captureStarted(started));
         return started;
@@ -157,6 +170,25 @@ public final class Controller {
         }
         String label = TerminalText.escape(client.strip());
         return label.length() <= MAX_CLIENT_CHARS ? label : label.substring(0, MAX_CLIENT_CHARS - 1) + "\u2026";
+    }
+
+    /** Once a second while a capture with a sample-rate target records: the interval follows the rate. */
+    private synchronized void governSampleRate() {
+        if (state != SessionState.RECORDING || governor == null) {
+            return;
+        }
+        long before = governor.interval();
+        long next = governor.next(agent.sampleCount(), System.nanoTime());
+        if (next != before) {
+            agent.setInterval(next);  // false only when the capture has just ended
+        }
+    }
+
+    private void cancelGoverning() {
+        if (governing != null) {
+            governing.cancel(false);
+            governing = null;
+        }
     }
 
     private synchronized void timeBoxEnded() {
@@ -181,6 +213,7 @@ public final class Controller {
 
     private void stopSampling(String reason) {
         agent.stop();
+        cancelGoverning();
         stopNanos = System.nanoTime();
         gcMonitor.stop();
         state = SessionState.STOPPED;
@@ -280,6 +313,8 @@ public final class Controller {
             deadline = null;
         }
         rawDumps.closeAll();
+        cancelGoverning();
+        governor = null;
         if (agent != null) {
             liveTracker.stop();
             agent.clear();
@@ -300,7 +335,20 @@ public final class Controller {
         long samples = state == SessionState.IDLE ? 0 : agent.sampleCount();
         long memory = agent == null ? 0 : agent.nativeMemoryBytes();
         return new SessionStatus(state, startedBy, startedAt, endsAt, left, options, samples, memory, nativeError,
-                state == SessionState.IDLE ? null : gcMonitor.cost());
+                state == SessionState.IDLE ? null : gcMonitor.cost(), options == null ? 0 : currentInterval(), intervals());
+    }
+
+    private long currentInterval() {
+        return governor == null ? options.intervalBytes() : governor.interval();
+    }
+
+    /** The intervals the current or last capture ran at; null when idle. */
+    private IntervalRange intervals() {
+        if (options == null) {
+            return null;
+        }
+        return governor == null ? IntervalRange.fixed(options.intervalBytes())
+                : new IntervalRange(governor.minInterval(), governor.maxInterval(), options.sampleRate());
     }
 
     /**
@@ -375,7 +423,7 @@ public final class Controller {
     private DumpHeader header(List<String> warnings, LiveProof proof) {
         long end = state == SessionState.RECORDING ? System.nanoTime() : stopNanos;
         SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
-        return new DumpHeader(target, startedAt, end - startNanos, warnings, gcMonitor.cost(), proof);
+        return new DumpHeader(target, startedAt, end - startNanos, warnings, gcMonitor.cost(), proof, intervals());
     }
 
     /**

@@ -5,6 +5,7 @@ import io.heaptap.nativeagent.NativeSnapshot;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.GcCost;
+import io.heaptap.profile.IntervalRange;
 import io.heaptap.profile.TargetInfo;
 
 import java.time.Instant;
@@ -17,19 +18,25 @@ import java.util.List;
  * to the CLI as JSON through {@link io.heaptap.profile.format.RecordJson} ({@link RawDump}): a
  * component added here needs no code of its own to get there.
  *
- * @param proof what the live set is judged against (read in the target before the snapshot, with the
- *              heap in use around it): which tracked objects a completed whole-heap marking examined
+ * @param proof     what the live set is judged against (read in the target before the snapshot, with the
+ *                  heap in use around it): which tracked objects a completed whole-heap marking examined
+ * @param intervals the intervals the capture ran at (a range under a sample-rate target); null: the snapshot's one
  */
 public record DumpHeader(TargetInfo target, Instant startedAt, long durationNanos, List<String> warnings, GcCost gc,
-                         LiveProof proof) {
+                         LiveProof proof, IntervalRange intervals) {
     public DumpHeader {
         warnings = List.copyOf(warnings);
         proof = proof == null ? LiveProof.NONE : proof;
     }
 
+    /** A capture at the snapshot's one interval. */
+    public DumpHeader(TargetInfo target, Instant startedAt, long durationNanos, List<String> warnings, GcCost gc, LiveProof proof) {
+        this(target, startedAt, durationNanos, warnings, gc, proof, null);
+    }
+
     public AllocationProfile profile(NativeSnapshot snapshot) {
         CaptureInfo info = new CaptureInfo(target, startedAt, durationNanos, snapshot.intervalBytes(), snapshot.stackDepth(),
-                snapshot.samples(), snapshot.drops(), warnings, gc);
+                snapshot.samples(), snapshot.drops(), warnings, gc, intervals);
         return new AllocationProfile(info, snapshot.live(), snapshot.sites());
     }
 }

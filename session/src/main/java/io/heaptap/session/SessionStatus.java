@@ -1,8 +1,11 @@
 package io.heaptap.session;
 
 import io.heaptap.profile.GcCost;
+import io.heaptap.profile.HumanUnits;
+import io.heaptap.profile.IntervalRange;
 
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * A consistent view of the session at one moment.
@@ -17,7 +20,22 @@ import java.time.Instant;
  * @param nativeMemory   estimated bytes of native memory held by the agent
  * @param nativeError    why the native agent is unavailable, or null when it is fine
  * @param gc             what the garbage collector cost during the current (so far) or last capture; null when idle
+ * @param intervalBytes  the sampling interval in force now (the last one when stopped); 0 when idle
+ * @param intervals      every interval the current or last capture ran at; null when idle
  */
 public record SessionStatus(SessionState state, String startedBy, Instant startedAt, Instant endsAt, long timeLeftMillis,
-                            CaptureOptions options, long samples, long nativeMemory, String nativeError, GcCost gc) {
+                            CaptureOptions options, long samples, long nativeMemory, String nativeError, GcCost gc,
+                            long intervalBytes, IntervalRange intervals) {
+
+    /** The sampling in words: {@code 512.0 KiB (fixed)}, or the interval now, its range and the target; {@code -} when idle. */
+    public String describeSampling() {
+        if (intervals == null) {
+            return "-";
+        }
+        if (!intervals.adaptive()) {
+            return HumanUnits.formatBytes(intervalBytes) + " (fixed)";
+        }
+        return String.format(Locale.ROOT, "%s now, %s over the capture (target %,d samples/s)", HumanUnits.formatBytes(intervalBytes),
+                intervals.describe(), intervals.targetRate());
+    }
 }

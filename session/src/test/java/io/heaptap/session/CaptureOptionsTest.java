@@ -1,6 +1,7 @@
 package io.heaptap.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,6 +38,26 @@ class CaptureOptionsTest {
         assertEquals(Duration.ofSeconds(30), o.duration());
         assertEquals(512 * 1024, o.intervalBytes());
         assertEquals(Duration.ofMinutes(2), CaptureOptions.parse("2m", "64k", 64, 1, true, 1).duration());
+    }
+
+    @Test
+    void theDefaultIsASampleRateTargetAndAnIntervalFixesIt() {
+        CaptureOptions byDefault = CaptureOptions.parse(null, null, 64, 1, true, 1);
+        assertTrue(byDefault.adaptive());
+        assertEquals(CaptureOptions.DEFAULT_SAMPLE_RATE, byDefault.sampleRate());
+        assertEquals("5000/s", byDefault.sampling());
+        CaptureOptions rate = CaptureOptions.parse(null, " 2000/s ", 64, 1, true, 1);
+        assertEquals(2000, rate.sampleRate());
+        assertEquals(rate, CaptureOptions.parse(null, rate.sampling(), 64, 1, true, 1), "sampling() reads back as it was");
+        CaptureOptions fixed = CaptureOptions.parse(null, "64k", 64, 1, true, 1);
+        assertFalse(fixed.adaptive());
+        assertEquals(fixed, CaptureOptions.parse(null, fixed.sampling(), 64, 1, true, 1));
+        assertEquals("interval 64.0 KiB", fixed.describeSampling());
+        assertTrue(refusal(null, "9/s", 64, 1).contains("sample rate must be between 10 and 100000"));
+        assertTrue(refusal(null, "100001/s", 64, 1).contains("sample rate must be between 10 and 100000"));
+        assertTrue(refusal(null, "fast/s", 64, 1).contains("whole number of samples per second"));
+        assertTrue(refusal(null, "\u0663\u0660/s", 64, 1).contains("whole number"), "only ASCII digits");
+        assertTrue(refusal(null, "99999999999999999999/s", 64, 1).contains("between 10 and 100000 samples/s, not"));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.heaptap.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -190,5 +191,49 @@ class ControllerTest {
         AllocationProfile profile = controller.profile(LiveFilter.NONE, true);
         assertTrue(profile.info().warnings().stream().anyMatch(w -> w.contains("forced full collection was refused")),
                 profile.info().warnings().toString());
+    }
+
+    /**
+     * A capture with a sample-rate target on the session's own timer: the fake application idles at
+     * 10 MB/s, storms at 10 GB/s, idles again. The interval drops to the floor, rises in the storm and
+     * comes back down; the status and the profile show the range. A fixed interval is never moved.
+     */
+    @Test
+    void aSampleRateTargetMovesTheIntervalWithTheAllocationRate() throws Exception {
+        sampler.allocate(10e6);
+        CaptureOptions adaptive = CaptureOptions.parse("1m", null, CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS,
+                true, CaptureOptions.DEFAULT_LIVE_BUDGET);
+        assertEquals(CaptureOptions.DEFAULT_SAMPLE_RATE, adaptive.sampleRate(), "the default is a sample-rate target");
+        controller.start(adaptive, "test");
+        awaitInterval(i -> i == SampleRateGovernor.FLOOR, "idle: the floor");
+        sampler.allocate(10e9);
+        awaitInterval(i -> i >= 1 << 20, "storm: 10 GB/s at 5,000 samples/s is about 2 MiB");
+        long stormInterval = sampler.lastInterval;
+        sampler.allocate(10e6);
+        awaitInterval(i -> i == SampleRateGovernor.FLOOR, "idle again: back at the floor");
+
+        SessionStatus status = controller.status();
+        assertEquals(SampleRateGovernor.FLOOR, status.intervals().minBytes());
+        assertTrue(status.intervals().maxBytes() >= stormInterval, status.intervals().toString());
+        assertEquals(CaptureOptions.DEFAULT_SAMPLE_RATE, status.intervals().targetRate());
+        controller.stop();
+        AllocationProfile profile = controller.profile(LiveFilter.NONE, false);
+        assertEquals(status.intervals().minBytes(), profile.info().intervals().minBytes());
+        assertTrue(profile.info().intervals().maxBytes() >= stormInterval);
+
+        int moves = sampler.intervalsSet.size();
+        controller.start(capture(Duration.ofMinutes(1)), "test");
+        assertFalse(controller.status().intervals().adaptive(), "--interval fixes the interval");
+        assertEquals(64 * 1024, controller.status().intervalBytes());
+        controller.stop();
+        assertEquals(moves, sampler.intervalsSet.size(), "nothing moved a fixed interval");
+    }
+
+    private void awaitInterval(java.util.function.LongPredicate wanted, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AWAIT_SECONDS);
+        while (!wanted.test(sampler.lastInterval)) {
+            assertTrue(System.nanoTime() < deadline, what + ": the interval is still " + sampler.lastInterval);
+            Thread.sleep(20);  // polls the governor's effect; each reading is a second apart
+        }
     }
 }

@@ -15,11 +15,14 @@ import io.heaptap.profile.Markings;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A sampler without a native library, for the session's unit tests: it records what the Controller
  * asks of it and answers with an empty profile. {@link #refuseStart} makes the next start fail as
- * the native agent does when another profiler holds the capability.
+ * the native agent does when another profiler holds the capability. {@link #allocate} makes it an
+ * application allocating that many bytes per second: its sample count then grows as a sampler's at
+ * the interval in force would, in real time.
  */
 final class FakeSampler implements Sampler {
     volatile boolean sampling;
@@ -33,6 +36,11 @@ final class FakeSampler implements Sampler {
     volatile long lastInterval;
     volatile int lastLiveBudget;
     volatile NativeAgentException refuseStart;
+    /** Every interval set while sampling, in order. */
+    final List<Long> intervalsSet = new CopyOnWriteArrayList<>();
+    private double bytesPerSecond = -1;  // < 0: the fixed count 7 per start
+    private double simulatedSamples;
+    private long simulatedNanos;
 
     @Override
     public synchronized void start(long intervalBytes, Duration duration, int stackDepth, int maxStacks, int liveBudget,
@@ -47,10 +55,38 @@ final class FakeSampler implements Sampler {
         lastDuration = duration;
         lastInterval = intervalBytes;
         lastLiveBudget = liveBudget;
+        simulatedSamples = 0;
+        simulatedNanos = System.nanoTime();
+    }
+
+    /** From now on the application allocates this many bytes per second. */
+    synchronized void allocate(double bytesPerSecond) {
+        advance();
+        this.bytesPerSecond = bytesPerSecond;
+    }
+
+    private void advance() {
+        long now = System.nanoTime();
+        if (sampling && bytesPerSecond > 0) {
+            simulatedSamples += (now - simulatedNanos) / 1e9 * bytesPerSecond / lastInterval;
+        }
+        simulatedNanos = now;
+    }
+
+    @Override
+    public synchronized boolean setInterval(long intervalBytes) {
+        if (!sampling) {
+            return false;
+        }
+        advance();
+        lastInterval = intervalBytes;
+        intervalsSet.add(intervalBytes);
+        return true;
     }
 
     @Override
     public synchronized void stop() {
+        advance();
         stops++;
         sampling = false;
     }
@@ -86,8 +122,12 @@ final class FakeSampler implements Sampler {
     }
 
     @Override
-    public long sampleCount() {
-        return 7 * starts;
+    public synchronized long sampleCount() {
+        if (bytesPerSecond < 0) {
+            return 7 * starts;
+        }
+        advance();
+        return (long) simulatedSamples;
     }
 
     @Override

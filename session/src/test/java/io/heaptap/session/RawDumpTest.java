@@ -13,6 +13,7 @@ import io.heaptap.profile.GcCost;
 import io.heaptap.profile.GcCpu;
 import io.heaptap.profile.HeapAroundGc;
 import io.heaptap.profile.HeapSizing;
+import io.heaptap.profile.IntervalRange;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.TargetInfo;
@@ -45,7 +46,8 @@ class RawDumpTest {
                     new HeapAroundGc(12, 52L << 20, 38L << 20, 41L << 20),
                     new GcCpu(true, null, 419_000_000L, 15_800_000_000L, 6, List.of("G1 Conc#", "GC Thread#"), null)),
             new LiveProof(123_456_789_000L, new Markings(3, 2, 1, Instant.parse("2026-11-22T10:51:12.5Z"), "", 60_000), true, false,
-                    48L << 20, 256L << 20));
+                    48L << 20, 256L << 20),
+            new IntervalRange(32 * 1024, 2 << 20, 5_000));
 
     @Test
     void theHeaderReadsBackExactlyAndMatchesTheGoldenFile() throws IOException {

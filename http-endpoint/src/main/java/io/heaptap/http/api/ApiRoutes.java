@@ -67,16 +67,22 @@ public final class ApiRoutes {
 
     private Response start(Request request) {
         QueryParams p = JsonBody.params(request)
-                .allowOnly("duration", "interval", "live", "depth", "maxStacks", "liveBudget");
+                .allowOnly("duration", "interval", "rate", "live", "depth", "maxStacks", "liveBudget");
         CaptureOptions options;
         try {
+            long interval = p.parsed("interval", CaptureOptions::parseInterval, 0L);  // 0: follow a sample-rate target
+            int rate = p.parsed("rate", CaptureOptions::parseSampleRate, 0);
+            if (interval > 0 && rate > 0) {
+                throw HttpError.badParameter("rate", "give interval (a fixed interval) or rate (a sample-rate target), not both");
+            }
             options = new CaptureOptions(
                     p.parsed("duration", CaptureOptions::parseDuration, CaptureOptions.DEFAULT_DURATION),
-                    p.parsed("interval", CaptureOptions::parseInterval, CaptureOptions.DEFAULT_INTERVAL),
+                    interval > 0 ? interval : CaptureOptions.DEFAULT_INTERVAL,
                     p.integer("depth", CaptureOptions.DEFAULT_DEPTH, 1, CaptureOptions.MAX_DEPTH),
                     p.integer("maxStacks", CaptureOptions.DEFAULT_MAX_STACKS, 1, CaptureOptions.MAX_MAX_STACKS),
                     p.bool("live", true),
-                    p.integer("liveBudget", CaptureOptions.DEFAULT_LIVE_BUDGET, 1, CaptureOptions.MAX_LIVE_BUDGET));
+                    p.integer("liveBudget", CaptureOptions.DEFAULT_LIVE_BUDGET, 1, CaptureOptions.MAX_LIVE_BUDGET),
+                    interval > 0 ? 0 : rate > 0 ? rate : CaptureOptions.DEFAULT_SAMPLE_RATE);
         } catch (IllegalArgumentException e) {
             throw new HttpError(400, e.getMessage());
         }

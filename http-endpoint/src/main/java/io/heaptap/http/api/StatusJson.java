@@ -42,6 +42,7 @@ final class StatusJson {
                     .field("duration", HumanUnits.formatDuration(o.duration()))
                     .field("durationMillis", o.duration().toMillis())
                     .field("intervalBytes", o.intervalBytes())
+                    .field("sampleRate", o.sampleRate())
                     .field("stackDepth", o.stackDepth())
                     .field("maxStacks", o.maxStacks())
                     .field("live", o.live())
@@ -49,6 +50,10 @@ final class StatusJson {
                     .endObject();
         }
         json.field("samples", s.samples());
+        // The interval in force now and the range the capture ran at (they move under a sample-rate target).
+        json.field("intervalBytes", s.intervalBytes())
+                .field("intervalMinBytes", s.intervals() == null ? 0 : s.intervals().minBytes())
+                .field("intervalMaxBytes", s.intervals() == null ? 0 : s.intervals().maxBytes());
         if (unavailable != null) {
             json.field("profileUnavailable", unavailable);
         }

@@ -102,8 +102,10 @@ public final class PprofRoutes {
             }, () -> { });
         }
         request.requireBearer("?seconds=N on an idle JVM (it starts a capture)");
+        // The default sample-rate target: a scraper that never stops pays a bounded cost whatever the allocation rate.
         CaptureOptions options = new CaptureOptions(Duration.ofSeconds(seconds), CaptureOptions.DEFAULT_INTERVAL,
-                CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS, true, CaptureOptions.DEFAULT_LIVE_BUDGET);
+                CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS, true, CaptureOptions.DEFAULT_LIVE_BUDGET,
+                CaptureOptions.DEFAULT_SAMPLE_RATE);
         Instant startedAt = controller.start(options, "pprof scrape from " + request.client()).startedAt();
         // A scraper that goes away takes its window with it: the capture stops instead of blocking others.
         return later(seconds, () -> encodeWithinBudget(gc, heap, text, name),

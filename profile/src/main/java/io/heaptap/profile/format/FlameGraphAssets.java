@@ -50,10 +50,10 @@ public final class FlameGraphAssets {
         CaptureInfo info = profile.info();
         JsonOutput data = new JsonOutput().beginObject();
         data.field("title", String.format(Locale.ROOT, "heaptap: allocations of pid %d", info.target().pid()));
-        data.field("subtitle", String.format(Locale.ROOT, "%s %s; %s at interval %s; %,d samples; estimated %s allocated",
+        data.field("subtitle", String.format(Locale.ROOT, "%s %s; %s at interval %s; %,d samples (%,.0f/s); estimated %s allocated",
                 info.target().vmName(), info.target().javaVersion(),
                 HumanUnits.formatDuration(Duration.ofNanos(info.durationNanos())),
-                HumanUnits.formatBytes(info.intervalBytes()), info.samples(),
+                info.intervals().describe(), info.samples(), info.samplesPerSecond(),
                 HumanUnits.formatBytes(profile.totals().estimatedBytes())));
         data.name("warnings").beginArray();
         info.warnings().forEach(data::value);

@@ -54,8 +54,12 @@ public final class JsonWriter implements ProfileWriter {
                 .field("startedAt", info.startedAt().toString())
                 .field("durationMillis", info.durationNanos() / 1_000_000)
                 .field("intervalBytes", info.intervalBytes())
+                .field("intervalMinBytes", info.intervals().minBytes())
+                .field("intervalMaxBytes", info.intervals().maxBytes())
+                .field("sampleRateTarget", info.intervals().targetRate())
                 .field("stackDepth", info.stackDepth())
-                .field("samples", info.samples());
+                .field("samples", info.samples())
+                .field("samplesPerSecond", Math.round(info.samplesPerSecond()));
         Drops d = info.drops();
         j.name("drops").beginObject()
                 .field("samplesDropped", d.samplesDropped())

@@ -5,6 +5,7 @@ import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
+import io.heaptap.profile.IntervalRange;
 import io.heaptap.profile.Frame;
 
 import java.io.IOException;
@@ -117,8 +118,9 @@ final class PprofWriter implements ProfileWriter {
         List<String> comments = new ArrayList<>();
         comments.add(String.format(Locale.ROOT, "heaptap: pid %d, %s %s", info.target().pid(), info.target().vmName(),
                 info.target().javaVersion()));
-        comments.add(String.format(Locale.ROOT, "heaptap: %d samples at interval %d bytes, depth %d; values are Poisson-weighted estimates",
-                info.samples(), info.intervalBytes(), info.stackDepth()));
+        comments.add(String.format(Locale.ROOT, "heaptap: %d samples (%.0f/s) at interval %s bytes%s, depth %d; values are Poisson-weighted estimates",
+                info.samples(), info.samplesPerSecond(), intervalText(info.intervals()),
+                info.intervals().adaptive() ? " (target " + info.intervals().targetRate() + " samples/s)" : "", info.stackDepth()));
         comments.add("heaptap: dropped: " + TextReport.describe(info.drops()));
         comments.add(String.format(Locale.ROOT, "heaptap: live: %d tracked objects, keep-probability %.4g, %d thinnings%s",
                 profile.liveInfo().tracked(), profile.liveInfo().keepProbability(), profile.liveInfo().thinnings(),
@@ -178,5 +180,9 @@ final class PprofWriter implements ProfileWriter {
                 return (long) table.size() - 1;
             });
         }
+    }
+
+    private static String intervalText(IntervalRange range) {
+        return range.minBytes() == range.maxBytes() ? Long.toString(range.minBytes()) : range.minBytes() + "-" + range.maxBytes();
     }
 }

@@ -37,9 +37,11 @@ final class TextReport implements ProfileWriter {
         w.printf(Locale.ROOT, "heaptap allocation profile: pid %d, %s %s%n", info.target().pid(), info.target().vmName(),
                 info.target().javaVersion());
         w.printf(Locale.ROOT, "%s%n", GcText.header(info.gc()));
-        w.printf(Locale.ROOT, "capture: %s from %s, interval %s, depth %d, %,d samples%n",
+        w.printf(Locale.ROOT, "capture: %s from %s, interval %s%s, depth %d, %,d samples (%,.0f/s)%n",
                 HumanUnits.formatDuration(Duration.ofNanos(info.durationNanos())), info.startedAt(),
-                HumanUnits.formatBytes(info.intervalBytes()), info.stackDepth(), info.samples());
+                info.intervals().describe(), info.intervals().adaptive()
+                        ? String.format(Locale.ROOT, " (adaptive, target %,d samples/s)", info.intervals().targetRate()) : "",
+                info.stackDepth(), info.samples(), info.samplesPerSecond());
         w.printf(Locale.ROOT, "dropped: %s%n", describe(info.drops()));
         for (String warning : info.warnings()) {
             w.printf(Locale.ROOT, "warning: %s%n", warning);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
+import io.heaptap.profile.IntervalRange;
 import io.heaptap.profile.CollectorCost;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
@@ -75,6 +76,23 @@ class WritersTest {
                 app.Main.main;app.Cache.put;app.Entry 64000001
                 [no-stack];java.lang.String 240
                 """, text(ProfileFormat.COLLAPSED));
+    }
+
+    /** A capture whose interval followed a sample-rate target shows the range it ran at, the target and the rate it got. */
+    @Test
+    void anAdaptiveCaptureShowsItsIntervalRangeAndSampleRate() {
+        AllocationProfile fixed = profile();
+        CaptureInfo f = fixed.info();
+        CaptureInfo adaptive = new CaptureInfo(f.target(), f.startedAt(), 10_000_000_000L, 2 << 20, f.stackDepth(), 48_000,
+                f.drops(), f.warnings(), f.gc(), new IntervalRange(32 * 1024, 4 << 20, 5_000));
+        AllocationProfile profile = new AllocationProfile(adaptive, fixed.liveInfo(), fixed.sites());
+        String t = new String(ProfileWriter.toBytes(profile, ProfileFormat.TEXT), StandardCharsets.UTF_8);
+        assertTrue(t.contains("interval 32.0 KiB\u20134.0 MiB (adaptive, target 5,000 samples/s), depth 64, 48,000 samples (4,800/s)"), t);
+        String j = new String(ProfileWriter.toBytes(profile, ProfileFormat.JSON), StandardCharsets.UTF_8);
+        assertTrue(j.contains("\"intervalBytes\":2097152,\"intervalMinBytes\":32768,\"intervalMaxBytes\":4194304,"
+                + "\"sampleRateTarget\":5000"), j);
+        assertTrue(j.contains("\"samplesPerSecond\":4800"), j);
+        assertTrue(text(ProfileFormat.TEXT).contains("interval 512.0 KiB, depth 64, 300 samples (10/s)"), "a fixed interval is one value");
     }
 
     @Test
