@@ -15,6 +15,7 @@ import io.heaptap.profile.GcCost;
 import io.heaptap.profile.GcCpu;
 import io.heaptap.profile.HeapAroundGc;
 import io.heaptap.profile.HeapSizing;
+import io.heaptap.profile.IntervalRange;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
@@ -63,7 +64,8 @@ public class StatusCompositeTest {
             new GcCpu(true, null, 6_000_000_000L, 60_000_000_000L, 4, List.of("GC Thread#"), null));
     private static final SessionStatus STOPPED = new SessionStatus(SessionState.STOPPED, "cli pid 7",
             Instant.parse("2026-11-21T10:00:00Z"), Instant.parse("2026-11-21T10:00:30Z"), 0,
-            new CaptureOptions(Duration.ofSeconds(30), 65_536, 64, 65_536, true, 4096), 300, 123_456, null, GC);
+            new CaptureOptions(Duration.ofSeconds(30), 65_536, 64, 65_536, true, 4096, 5_000), 300, 123_456, null, GC,
+            131_072, new IntervalRange(32_768, 262_144, 5_000));
 
     private static AllocationProfile profile() {
         CaptureInfo info = new CaptureInfo(new TargetInfo(4242, "17", "vm", "app.Main"), Instant.parse("2026-11-21T10:00:00Z"),
@@ -110,7 +112,8 @@ public class StatusCompositeTest {
         assertEquals("stopped", c.get("state"));
         assertEquals("cli pid 7", c.get("startedBy"));
         assertEquals("2026-11-21T10:00:00Z", c.get("startTime"));
-        assertEquals(65_536L, c.get("samplingIntervalBytes"));
+        assertEquals(131_072L, c.get("samplingIntervalBytes"), "the interval in force, not the one the capture began at");
+        assertEquals("128.0 KiB now, 32.0 KiB–256.0 KiB over the capture (target 5,000 samples/s)", c.get("sampling"));
         assertEquals(true, c.get("liveTracking"));
         assertEquals(4096, c.get("liveBudget"));
         assertEquals(300L, c.get("samples"));
@@ -150,7 +153,7 @@ public class StatusCompositeTest {
 
     @Test
     void idleIsZerosAndBlanks() throws Exception {
-        SessionStatus idle = new SessionStatus(SessionState.IDLE, null, null, null, 0, null, 0, 0, "no native agent", null);
+        SessionStatus idle = new SessionStatus(SessionState.IDLE, null, null, null, 0, null, 0, 0, "no native agent", null, 0, null);
         CompositeData c = composite(new StatusRead(idle, () -> null, () -> AGENT, true));
         assertEquals("idle", c.get("state"));
         assertEquals("", c.get("startedBy"));
