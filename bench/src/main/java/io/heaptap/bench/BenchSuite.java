@@ -78,8 +78,13 @@ public final class BenchSuite {
                 jdks(opts.get("jdks")), sections(opts.get("only")));
         suite.toolPrefixes = opts.containsKey("tools") ? List.of(opts.get("tools").split(",")) : null;
         Path out = Path.of(opts.getOrDefault("out", "bench/RESULTS.md"));
-        suite.runAll(String.join(" ", args));
-        Files.writeString(out, String.join("\n", suite.report) + "\n" + earlierRuns(out));
+        // Read once: the file is rewritten after every section, so a run that is stopped part-way
+        // (a long run on a shared machine) keeps what it measured, marked as unfinished.
+        String earlier = earlierRuns(out);
+        suite.runAll(String.join(" ", args), () -> Files.writeString(out, String.join("\n", suite.report)
+                + "\n\n_This run is unfinished: the sections above are complete, the rest is still running or was stopped._\n"
+                + earlier));
+        Files.writeString(out, String.join("\n", suite.report) + "\n" + earlier);
         System.out.println("wrote " + out);
     }
 
@@ -114,7 +119,12 @@ public final class BenchSuite {
         return chosen;
     }
 
-    void runAll(String commandLine) throws Exception {
+    /** Saves the report so far; called after every section. */
+    interface Checkpoint {
+        void save() throws IOException;
+    }
+
+    void runAll(String commandLine, Checkpoint checkpoint) throws Exception {
         report.add("# heaptap benchmark results");
         report.add("");
         report.add("- date: " + LocalDate.now() + (quick ? " (quick smoke run: numbers are not meaningful)" : ""));
@@ -127,7 +137,9 @@ public final class BenchSuite {
         if (sections.contains("overhead")) {
             for (BenchTarget.Jdk jdk : jdks) {
                 overhead(jdk, AllocationHeavyTarget.class, "allocation-heavy (2 threads)");
+                checkpoint.save();
                 overhead(jdk, MixedTarget.class, "mixed: allocation, 100 MB working set, CPU (2 threads)");
+                checkpoint.save();
             }
         }
         if (sections.contains("accuracy")) {
@@ -135,30 +147,37 @@ public final class BenchSuite {
                 report.addAll(new Accuracy(classes, asyncProfiler, commands, quick).run(jdk, reps, measured));
             }
         }
+        checkpoint.save();
         if (sections.contains("speed")) {
             speed(newest);
         }
+        checkpoint.save();
         if (sections.contains("attach")) {
             for (BenchTarget.Jdk jdk : jdks) {
                 report.addAll(new AttachPhasesBench(classes, commands).run(jdk, quick ? 1 : Math.max(3, reps)));
             }
         }
+        checkpoint.save();
         if (sections.contains("memory")) {
             memory(newest);
         }
+        checkpoint.save();
         if (sections.contains("gc")) {
             for (String gc : List.of("-XX:+UseG1GC", "-XX:+UseZGC")) {
                 weakRefCost(newest, gc);
             }
         }
+        checkpoint.save();
         if (sections.contains("humongous")) {
             for (BenchTarget.Jdk jdk : jdks) {
                 humongous(jdk);
             }
         }
+        checkpoint.save();
         if (sections.contains("dump")) {
             dumpTimes(newest);
         }
+        checkpoint.save();
         report.addAll(Goals.table(jdks, measured));
     }
 
