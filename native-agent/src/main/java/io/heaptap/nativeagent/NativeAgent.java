@@ -15,6 +15,8 @@ public final class NativeAgent implements Sampler {
     public static final int MAX_OPEN_SNAPSHOTS = 4;
     private static NativeAgent instance;
     private static NativeAgentException loadFailure;
+    /** The JVM's own sampling interval as last set (JDK 11-24 raise it at high allocation rates). */
+    private volatile long jvmIntervalBytes;
 
     private NativeAgent() {
     }
@@ -59,6 +61,7 @@ public final class NativeAgent implements Sampler {
     public void start(long intervalBytes, Duration duration, int stackDepth, int maxStacks, int liveBudget,
                       long largeThreshold, int largeBudget) throws NativeAgentException {
         long jvmInterval = JvmSamplingInterval.forRequested(Runtime.version().feature(), intervalBytes);
+        jvmIntervalBytes = jvmInterval;
         String failure = start0(intervalBytes, jvmInterval, duration.toNanos(), stackDepth, maxStacks, liveBudget, largeThreshold,
                 largeBudget);
         if (failure == null) {
@@ -78,11 +81,18 @@ public final class NativeAgent implements Sampler {
 
     /**
      * Changes the running capture's interval: what is kept changes at once, the JVM's own interval
-     * (JDK 25+; 8 KiB before, see {@link JvmSamplingInterval}) for each thread from its next sample
-     * on, and every sample is weighted with the interval that governed it. False when no capture runs.
+     * (JDK 25+; before, 8 KiB or more at high {@code allocatedBytesPerSecond}, see {@link JvmSamplingInterval})
+     * for each thread from its next sample on, and every sample is weighted with the interval that
+     * governed it. A negative allocation rate means unknown. False when no capture runs.
      */
-    public boolean setInterval(long intervalBytes) {
-        return setInterval0(intervalBytes, JvmSamplingInterval.forRequested(Runtime.version().feature(), intervalBytes));
+    public synchronized boolean setInterval(long intervalBytes, long allocatedBytesPerSecond) {
+        long jvmInterval = JvmSamplingInterval.forRate(Runtime.version().feature(), intervalBytes, allocatedBytesPerSecond,
+                jvmIntervalBytes);
+        boolean set = setInterval0(intervalBytes, jvmInterval);
+        if (set) {
+            jvmIntervalBytes = jvmInterval;
+        }
+        return set;
     }
 
     /** Stops sampling and gives the heap-sampling capability back. Harmless when not sampling. */

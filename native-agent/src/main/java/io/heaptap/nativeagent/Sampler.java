@@ -16,7 +16,7 @@ public interface Sampler {
 
     void stop();
 
-    boolean setInterval(long intervalBytes);
+    boolean setInterval(long intervalBytes, long allocatedBytesPerSecond);
 
     void maintainLive();
 

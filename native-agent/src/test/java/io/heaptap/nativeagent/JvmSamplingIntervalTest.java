@@ -17,4 +17,39 @@ class JvmSamplingIntervalTest {
         assertEquals(512 * 1024, JvmSamplingInterval.forRequested(25, 512 * 1024));
         assertEquals(4 * 1024, JvmSamplingInterval.forRequested(26, 4 * 1024));
     }
+
+    private static final long KIB = 1024;
+    private static final long GB = 1_000_000_000L;
+
+    @Test
+    void beforeJdk25TheJvmIntervalRisesWithTheAllocationRateUpTo32KiB() {
+        assertEquals(8 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 500_000_000L, 8 * KIB), "0.5 GB/s: 61k events/s at 8 KiB");
+        assertEquals(16 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, GB, 8 * KIB), "1 GB/s: 122k/s at 8 KiB, 61k at 16");
+        assertEquals(32 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 13 * GB, 8 * KIB), "13 GB/s: capped at 32 KiB");
+        assertEquals(8 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, -1, 32 * KIB), "rate unknown: the accurate 8 KiB");
+    }
+
+    @Test
+    void theJvmIntervalNeverExceedsTheAskedOne() {
+        assertEquals(16 * KIB, JvmSamplingInterval.forRate(17, 16 * KIB, 13 * GB, 8 * KIB));
+        assertEquals(4 * KIB, JvmSamplingInterval.forRate(17, 4 * KIB, 13 * GB, 4 * KIB));
+    }
+
+    @Test
+    void itComesDownOneStepAtATimeAndOnlyWellUnderTheThreshold() {
+        // 1.5 GB/s at 16 KiB: 92k/s at 16, 183k at 8: stays.
+        assertEquals(16 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 1_500_000_000L, 16 * KIB));
+        // 1 GB/s at 32 KiB: 16 KiB would take 61k/s, over half the threshold: stays (hysteresis).
+        assertEquals(32 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, GB, 32 * KIB));
+        // 0.5 GB/s at 32 KiB: 16 KiB takes 31k/s: one step down.
+        assertEquals(16 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 500_000_000L, 32 * KIB));
+        // quiet: one step at a time, then 8 KiB.
+        assertEquals(16 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 0, 32 * KIB));
+        assertEquals(8 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 0, 16 * KIB));
+    }
+
+    @Test
+    void fromJdk25TheRateChangesNothing() {
+        assertEquals(512 * KIB, JvmSamplingInterval.forRate(25, 512 * KIB, 13 * GB, 512 * KIB));
+    }
 }

@@ -73,6 +73,7 @@ public final class Controller {
     /** How to get a profile that heaptap cannot build within its heap budget. */
     private final String instead;
     private final RawDumps rawDumps = new RawDumps();
+    private final AllocationRate allocationRate = new AllocationRate();
     private AllocationProfile recentProfile;
     private HeapBudget.Reservation recentReservation;
     private long recentProfileNanos;
@@ -151,6 +152,7 @@ public final class Controller {
         governor = requested.adaptive()
                 ? new SampleRateGovernor(requested.sampleRate(), requested.intervalBytes(), native_.sampleCount(), startNanos) : null;
         if (governor != null) {
+            allocationRate.next(startNanos);
             governing = timer.scheduleAtFixedRate(this::governSampleRate, GOVERNOR_PERIOD_NANOS, GOVERNOR_PERIOD_NANOS,
                     TimeUnit.NANOSECONDS);
         }
@@ -177,11 +179,11 @@ public final class Controller {
         if (state != SessionState.RECORDING || governor == null) {
             return;
         }
-        long before = governor.interval();
-        long next = governor.next(agent.sampleCount(), System.nanoTime());
-        if (next != before) {
-            agent.setInterval(next);  // false only when the capture has just ended
-        }
+        long now = System.nanoTime();
+        long next = governor.next(agent.sampleCount(), now);
+        // Every second, not only when the interval moves: before JDK 25 the JVM's own interval also
+        // follows the allocation rate (JvmSamplingInterval). False only when the capture has just ended.
+        agent.setInterval(next, allocationRate.next(now));
     }
 
     private void cancelGoverning() {

@@ -74,7 +74,7 @@ final class FakeSampler implements Sampler {
     }
 
     @Override
-    public synchronized boolean setInterval(long intervalBytes) {
+    public synchronized boolean setInterval(long intervalBytes, long allocatedBytesPerSecond) {
         if (!sampling) {
             return false;
         }
