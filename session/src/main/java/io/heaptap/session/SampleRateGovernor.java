@@ -5,7 +5,7 @@ package io.heaptap.session;
  * two: a sample's cost is fixed (a stack walk), so a fixed interval makes heaptap's cost grow with
  * the application's allocation rate, and a quiet application would get few samples.
  *
- * <p>Read about once a second with the samples recorded so far. Outside [target/2, 2 x target] the
+ * <p>Read every 100 ms or so with the samples recorded so far. Outside [target/2, 2 x target] the
  * interval jumps at once by the power of two nearest to the measured rate over the target (a 1000x
  * storm is met within one reading, not ten), so after a move the rate lands within a factor of
  * about 1.4 of the target and noise inside the band moves nothing (hysteresis). It never goes

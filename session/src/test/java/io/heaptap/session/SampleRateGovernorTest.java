@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The sample-rate target's decisions on simulated time: an application whose allocation rate jumps
- * 1000x and back, read once a second as the Controller does. Samples per window follow from the
+ * 1000x and back, read once a second (the Controller reads every 100 ms; the rates are the same). Samples per window follow from the
  * interval in force (bytes / interval), so every check here is exact arithmetic, not timing.
  */
 class SampleRateGovernorTest {
