@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The allocation-heavy target: every thread allocates a mix of small, medium and large objects as
- * fast as it can. "measure MILLIS" prints "rate OPS_PER_SECOND" over that window; "exit" ends it.
+ * fast as it can. "measure MILLIS" prints "rate OPS_PER_SECOND pausems GC_PAUSE_MILLIS cpunsperop
+ * PROCESS_CPU_NANOS_PER_OPERATION" over that window; "exit" ends it.
  */
 public final class AllocationHeavyTarget {
     static final LongAdder OPS = new LongAdder();
@@ -61,6 +62,12 @@ public final class AllocationHeavyTarget {
     }
 
     /** The stdin protocol shared by bench targets. */
+    /** The whole process's CPU time: the application's threads, the GC's, the JIT's and any agent's. */
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
     static final class Protocol {
         private Protocol() {
         }
@@ -84,11 +91,14 @@ public final class AllocationHeavyTarget {
                     long millis = Long.parseLong(words[1]);
                     long before = ops.sum();
                     long pausesBefore = pauseMillis();
+                    long cpuBefore = processCpuNanos();
                     long t0 = System.nanoTime();
                     Thread.sleep(millis);  // the measuring window itself
                     long after = ops.sum();
                     double seconds = (System.nanoTime() - t0) / 1e9;
-                    System.out.println("rate " + (after - before) / seconds + " pausems " + (pauseMillis() - pausesBefore));
+                    double cpuPerOp = (processCpuNanos() - cpuBefore) / (double) Math.max(1, after - before);
+                    System.out.println("rate " + (after - before) / seconds + " pausems " + (pauseMillis() - pausesBefore)
+                            + " cpunsperop " + cpuPerOp);
                 }
             }
         }

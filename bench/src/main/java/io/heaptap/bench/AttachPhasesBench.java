@@ -1,7 +1,6 @@
 package io.heaptap.bench;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,7 +35,7 @@ final class AttachPhasesBench {
             for (int i = 0; i < reps; i++) {
                 try (BenchTarget t = new BenchTarget(jdk, classes, target, List.of())) {
                     t.window(1000);  // warmed up, and past its start-up's own class loading
-                    load.computeIfAbsent(name, k -> new ArrayList<>()).add(loadAverage());
+                    load.computeIfAbsent(name, k -> new ArrayList<>()).add(MachineLoad.now());
                     long t0 = System.nanoTime();
                     String out = commands.heaptapOutput("start", Long.toString(t.pid()), "--duration", "5s", "--verbose");
                     double wall = (System.nanoTime() - t0) / 1e6;
@@ -92,7 +91,4 @@ final class AttachPhasesBench {
         phases.computeIfAbsent("**wall time of the command**", k -> new ArrayList<>()).add(wall);
     }
 
-    private static double loadAverage() throws IOException {
-        return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
-    }
 }

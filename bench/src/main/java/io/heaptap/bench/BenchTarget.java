@@ -43,15 +43,19 @@ final class BenchTarget implements AutoCloseable {
         return process.pid();
     }
 
-    /** What the target measured over a window: operations per second, and GC pause time. */
-    record Window(double opsPerSecond, long pauseMillis) {
+    /**
+     * What the target measured over a window: operations per second, GC pause time, and the whole
+     * process's CPU time per operation. On a shared machine the throughput moves with everything
+     * else running; the CPU an operation costs barely does, so it judges a tool's cost there.
+     */
+    record Window(double opsPerSecond, long pauseMillis, double cpuNanosPerOp) {
     }
 
     Window window(long millis) throws IOException {
         in.write("measure " + millis + "\n");
         in.flush();
         String[] words = expect("rate ").split(" ");
-        return new Window(Double.parseDouble(words[1]), Long.parseLong(words[3]));
+        return new Window(Double.parseDouble(words[1]), Long.parseLong(words[3]), Double.parseDouble(words[5]));
     }
 
     /** Sends a target's own command and returns its reply line (the first that starts with {@code reply}). */
