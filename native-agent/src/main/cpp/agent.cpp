@@ -150,9 +150,11 @@ JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv*
         return env->NewStringUTF(("3:" + initError).c_str());
     }
     std::string error;
-    StartResult result = sampler->start(interval, jvmInterval, durationNanos, limitsFrom(depth, maxStacks),
-                                        liveBudget > 0 ? static_cast<uint32_t>(liveBudget) : 0, largeThreshold,
-                                        largeBudget > 0 ? static_cast<uint32_t>(largeBudget) : 2, error);
+    LiveSettings live;
+    live.budget = liveBudget > 0 ? static_cast<uint32_t>(liveBudget) : 0;
+    live.largeThreshold = largeThreshold;
+    live.largeBudget = largeBudget > 0 ? static_cast<uint32_t>(largeBudget) : 2;
+    StartResult result = sampler->start(interval, jvmInterval, durationNanos, limitsFrom(depth, maxStacks), live, error);
     if (result == StartResult::kOk) {
         markAttachListener(jvmtiForGc, env);
         return nullptr;

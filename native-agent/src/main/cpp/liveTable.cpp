@@ -10,14 +10,14 @@ uint64_t LiveTable::gcEpoch() const {
     return finishes > 0 ? jvmtiBase_.load(std::memory_order_acquire) + finishes : javaGcCount_.load(std::memory_order_acquire);
 }
 
-void LiveTable::enable(uint32_t budget, int64_t largeThreshold, uint32_t largeBudget) {
+void LiveTable::enable(const LiveSettings& settings) {
     std::lock_guard<std::mutex> guard(lock_);
     if (jvmtiGcFinishes_.load() == 0) {
         jvmtiBase_.store(javaGcCount_.load());
     }
-    main_.budget = budget < 2 ? 2 : budget;
-    largeThreshold_ = largeThreshold > 0 ? largeThreshold : 0;
-    large_.budget = largeBudget < 2 ? 2 : largeBudget;
+    main_.budget = settings.budget < 2 ? 2 : settings.budget;
+    largeThreshold_ = settings.largeThreshold > 0 ? settings.largeThreshold : 0;
+    large_.budget = settings.largeBudget < 2 ? 2 : settings.largeBudget;
     main_.entries.reserve(main_.budget);
     for (Stratum* s : {&main_, &large_}) {
         while (s->entries.size() > s->budget) {

@@ -78,6 +78,13 @@ struct Stratum {
     }
 };
 
+// What a capture asks of the live table (NativeAgent.start's SamplerSettings).
+struct LiveSettings {
+    uint32_t budget = 0;         // 0: no live tracking for this capture
+    int64_t largeThreshold = 0;  // objects of at least this many bytes go to the large stratum; 0: none
+    uint32_t largeBudget = 2;
+};
+
 struct LiveCounters {
     uint64_t admitted = 0;        // entries ever added
     uint64_t skipped = 0;         // samples not admitted by the keep-probability coin (weighted for)
@@ -93,7 +100,7 @@ class LiveTable {
 
     // Starts tracking with a budget; entries already tracked stay (their objects may still live).
     // Objects of at least largeThreshold bytes (0: none) share the separate largeBudget.
-    void enable(uint32_t budget, int64_t largeThreshold, uint32_t largeBudget);
+    void enable(const LiveSettings& settings);
     // Stops admitting new samples; tracked entries stay until clear().
     void disable() { enabled_.store(false, std::memory_order_release); }
     bool enabled() const { return enabled_.load(std::memory_order_acquire); }
