@@ -33,6 +33,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import javax.management.AttributeList;
+import javax.management.JMException;
 import javax.management.JMX;
 import javax.management.MBeanServerConnection;
 import javax.management.remote.JMXConnector;
@@ -530,6 +532,18 @@ public final class AgentConnection implements AutoCloseable {
 
     public HeaptapMXBean heaptap() {
         return heaptap;
+    }
+
+    /** The running capture's progress in one round trip; a broken connection fails as a proxy call does. */
+    public CaptureProgress progress() {
+        try {
+            AttributeList answer = connector.getMBeanServerConnection().getAttributes(MBeanRegistration.objectName(),
+                    CaptureProgress.ATTRIBUTES);
+            return CaptureProgress.of(answer).orElseThrow(() -> lostOrFailed(target,
+                    new IOException("heaptap's MBean did not answer " + String.join(", ", CaptureProgress.ATTRIBUTES))));
+        } catch (IOException | JMException e) {
+            throw lostOrFailed(target, e);
+        }
     }
 
     public int targetFeature() {
