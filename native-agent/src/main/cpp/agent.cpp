@@ -12,6 +12,7 @@
 
 #include "referencePaths.h"
 #include "sampler.h"
+#include "snapshotWriter.h"
 
 namespace {
 
@@ -149,9 +150,11 @@ JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv*
         return env->NewStringUTF(("3:" + initError).c_str());
     }
     std::string error;
-    StartResult result = sampler->start(interval, jvmInterval, durationNanos, limitsFrom(depth, maxStacks),
-                                        liveBudget > 0 ? static_cast<uint32_t>(liveBudget) : 0, largeThreshold,
-                                        largeBudget > 0 ? static_cast<uint32_t>(largeBudget) : 2, error);
+    LiveSettings live;
+    live.budget = liveBudget > 0 ? static_cast<uint32_t>(liveBudget) : 0;
+    live.largeThreshold = largeThreshold;
+    live.largeBudget = largeBudget > 0 ? static_cast<uint32_t>(largeBudget) : 2;
+    StartResult result = sampler->start(interval, jvmInterval, durationNanos, limitsFrom(depth, maxStacks), live, error);
     if (result == StartResult::kOk) {
         markAttachListener(jvmtiForGc, env);
         return nullptr;
@@ -251,7 +254,7 @@ JNIEXPORT jlongArray JNICALL Java_io_heaptap_nativeagent_NativeAgent_tableSizes0
 }
 
 // Reference chains to the oldest tracked objects of the given sites. The result starts with a
-// status byte: 1 and the chains (ReferencePathsDecoder.java), or 0 and a message.
+// status byte: 1 and the chains, or 0 and a message (snapshotWriter.h, PathSearchDecoder.java).
 JNIEXPORT jbyteArray JNICALL Java_io_heaptap_nativeagent_NativeAgent_referencePaths0(JNIEnv* env, jclass, jintArray sites,
                                                                                    jint maxPaths, jint maxDepth,
                                                                                    jint nodeBudget, jlong timeLimitNanos) {
@@ -274,13 +277,11 @@ JNIEXPORT jbyteArray JNICALL Java_io_heaptap_nativeagent_NativeAgent_referencePa
         limits.timeLimitNanos = timeLimitNanos > 0 ? timeLimitNanos : 1;
         ByteWriter paths;
         if (ReferencePaths::find(env, targets, count, limits, paths, error)) {
-            out.u8(1);
             out.append(paths);
         }
     }
     if (!error.empty()) {
-        out.u8(0);
-        out.utf(error);
+        PathSearchWriter(out).refused(error);
     }
     const Bytes& bytes = out.bytes();
     jbyteArray array = env->NewByteArray(static_cast<jsize>(bytes.size()));

@@ -4,27 +4,25 @@
 
 #include "memoryRelease.h"
 #include "snapshotWriter.h"
-#include <unordered_set>
 
 uint64_t LiveTable::gcEpoch() const {
     uint64_t finishes = jvmtiGcFinishes_.load(std::memory_order_acquire);
     return finishes > 0 ? jvmtiBase_.load(std::memory_order_acquire) + finishes : javaGcCount_.load(std::memory_order_acquire);
 }
 
-void LiveTable::enable(uint32_t budget, int64_t largeThreshold, uint32_t largeBudget) {
+void LiveTable::enable(const LiveSettings& settings) {
     std::lock_guard<std::mutex> guard(lock_);
     if (jvmtiGcFinishes_.load() == 0) {
         jvmtiBase_.store(javaGcCount_.load());
     }
-    budget_ = budget < 2 ? 2 : budget;
-    largeThreshold_ = largeThreshold > 0 ? largeThreshold : 0;
-    largeBudget_ = largeBudget < 2 ? 2 : largeBudget;
-    entries_.reserve(budget_);
-    while (entries_.size() - largeCount_ > budget_) {
-        thinLocked(false);  // a smaller budget than last time: thin down to it
-    }
-    while (largeCount_ > largeBudget_) {
-        thinLocked(true);
+    main_.budget = settings.budget < 2 ? 2 : settings.budget;
+    largeThreshold_ = settings.largeThreshold > 0 ? settings.largeThreshold : 0;
+    large_.budget = settings.largeBudget < 2 ? 2 : settings.largeBudget;
+    main_.entries.reserve(main_.budget);
+    for (Stratum* s : {&main_, &large_}) {
+        while (s->entries.size() > s->budget) {
+            thinLocked(*s);  // a smaller budget than last time: thin down to it
+        }
     }
     enabled_.store(true, std::memory_order_release);
 }
@@ -37,36 +35,36 @@ double LiveTable::uniformLocked() {
     return static_cast<double>((rng_ * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-void LiveTable::thinLocked(bool large) {
+void LiveTable::thinLocked(Stratum& stratum) {
     // In the main stratum, young entries go first when they are at least half of it; old ones
     // are spared that round and keep their weight. The large stratum is thinned uniformly.
+    LiveEntries& entries = stratum.entries;
     uint64_t epoch = gcEpoch();
     bool youngOnly = false;
-    if (!large) {
+    if (stratum.youngFirst) {
         size_t young = 0;
-        for (const LiveEntry& e : entries_) {
-            if (!e.large && e.gcEpoch >= epoch) young++;
+        for (const LiveEntry& e : entries) {
+            if (e.gcEpoch >= epoch) young++;
         }
-        youngOnly = young * 2 >= entries_.size() - largeCount_;
+        youngOnly = young * 2 >= entries.size();
     }
     size_t kept = 0;
-    for (size_t i = 0; i < entries_.size(); i++) {
-        LiveEntry e = entries_[i];
-        bool eligible = e.large == large && !(youngOnly && e.gcEpoch < epoch);
+    for (size_t i = 0; i < entries.size(); i++) {
+        LiveEntry e = entries[i];
+        bool eligible = !(youngOnly && e.gcEpoch < epoch);
         if (!eligible) {
-            entries_[kept++] = e;
+            entries[kept++] = e;
         } else if (uniformLocked() < 0.5) {
             e.objects *= 2;
             e.bytes *= 2;
-            entries_[kept++] = e;
+            entries[kept++] = e;
         } else {
             pendingDelete_.push_back(e.ref);
             counters_.thinnedEntries++;
-            if (e.large) largeCount_--;
         }
     }
-    entries_.resize(kept);
-    (large ? keepLarge_ : keep_) /= 2;
+    entries.resize(kept);
+    stratum.keep /= 2;
     counters_.thinnings++;
 }
 
@@ -77,13 +75,12 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
     }
     flushPendingIfLarge(jni);
     double keepAtDecision;
-    bool large;
+    Stratum* stratum;  // decided once: enable() may move the threshold while this sample is in flight
     {
         std::lock_guard<std::mutex> guard(lock_);
-        large = largeThreshold_ > 0 && size >= largeThreshold_;
-        double& keep = large ? keepLarge_ : keep_;
-        keepAtDecision = keep;
-        if (keep < 1.0 && uniformLocked() >= keep) {
+        stratum = &stratumLocked(size);
+        keepAtDecision = stratum->keep;
+        if (keepAtDecision < 1.0 && uniformLocked() >= keepAtDecision) {
             counters_.skipped++;
             return;
         }
@@ -103,16 +100,10 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
         weakRefs_--;
         return;
     }
-    if (large) {
-        while (largeCount_ >= largeBudget_) {
-            thinLocked(true);
-        }
-    } else {
-        while (entries_.size() - largeCount_ >= budget_) {
-            thinLocked(false);
-        }
+    while (stratum->full()) {
+        thinLocked(*stratum);
     }
-    double keep = large ? keepLarge_ : keep_;
+    double keep = stratum->keep;
     // Thinning since the decision lowered p: keep this sample with the conditional probability.
     if (keep < keepAtDecision && uniformLocked() >= keep / keepAtDecision) {
         pendingDelete_.push_back(ref);
@@ -122,17 +113,14 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
     // Its probability of being here: keep if the coin above was flipped, keepAtDecision if p rose
     // meanwhile (maintenance raises it); either way the smaller of the two.
     double p = std::min(keep, keepAtDecision);
-    entries_.push_back(LiveEntry{ref, site, size, objects / p, bytes / p, nowNanos, gcEpoch(), large});
-    if (large) {
-        largeCount_++;
-    }
+    stratum->entries.push_back(LiveEntry{ref, site, size, objects / p, bytes / p, nowNanos, gcEpoch()});
     counters_.admitted++;
 }
 
 void LiveTable::flushPendingIfLarge(JNIEnv* jni) {
     {
         std::lock_guard<std::mutex> guard(lock_);
-        if (pendingDelete_.size() <= budget_) {
+        if (pendingDelete_.size() <= main_.budget) {
             return;
         }
     }
@@ -148,10 +136,14 @@ void LiveTable::flushPendingIfLarge(JNIEnv* jni) {
         std::lock_guard<std::mutex> guard(lock_);
         toDelete.swap(pendingDelete_);
     }
-    for (jweak ref : toDelete) {
+    deleteRefs(jni, toDelete);
+}
+
+void LiveTable::deleteRefs(JNIEnv* jni, const std::vector<jweak>& refs) {
+    for (jweak ref : refs) {
         jni->DeleteWeakGlobalRef(ref);
     }
-    weakRefs_ -= toDelete.size();
+    weakRefs_ -= refs.size();
 }
 
 void LiveTable::maintain(JNIEnv* jni) {
@@ -165,8 +157,10 @@ void LiveTable::maintainLocked(JNIEnv* jni) {
     {
         std::lock_guard<std::mutex> guard(lock_);
         toDelete.swap(pendingDelete_);
-        refs.reserve(entries_.size());
-        for (const LiveEntry& e : entries_) refs.push_back(e.ref);
+        refs.reserve(main_.entries.size() + large_.entries.size());
+        for (const Stratum* s : {&main_, &large_}) {
+            for (const LiveEntry& e : s->entries) refs.push_back(e.ref);
+        }
     }
     std::unordered_set<jweak> dead;
     for (jweak ref : refs) {
@@ -176,55 +170,56 @@ void LiveTable::maintainLocked(JNIEnv* jni) {
     }
     {
         std::lock_guard<std::mutex> guard(lock_);
-        if (!dead.empty()) {
-            // Entries may have moved (thinning compacts), so match by reference, not position.
-            // A dead entry thinned meanwhile is already in pendingDelete_ and is not counted twice.
-            auto isDead = [&](const LiveEntry& e) { return dead.count(e.ref) != 0; };
-            for (const LiveEntry& e : entries_) {
-                if (isDead(e)) {
-                    toDelete.push_back(e.ref);
-                    counters_.died++;
-                    if (e.large) largeCount_--;
-                }
+        for (Stratum* s : {&main_, &large_}) {
+            if (!dead.empty()) {
+                removeDeadLocked(*s, dead, toDelete);
             }
-            entries_.erase(std::remove_if(entries_.begin(), entries_.end(), isDead), entries_.end());
-        }
-        // Room again: let new samples in with a higher probability (still weighted 1/p).
-        while (keep_ < 1.0 && (entries_.size() - largeCount_) * 4 <= budget_) {
-            keep_ = std::min(1.0, keep_ * 2);
-        }
-        while (keepLarge_ < 1.0 && largeCount_ * 4 <= largeBudget_) {
-            keepLarge_ = std::min(1.0, keepLarge_ * 2);
+            s->recoverKeep();
         }
     }
-    for (jweak ref : toDelete) {
-        jni->DeleteWeakGlobalRef(ref);
+    deleteRefs(jni, toDelete);
+}
+
+void LiveTable::removeDeadLocked(Stratum& stratum, const std::unordered_set<jweak>& dead, std::vector<jweak>& toDelete) {
+    // Entries may have moved (thinning compacts), so match by reference, not position.
+    // A dead entry thinned meanwhile is already in pendingDelete_ and is not counted twice.
+    auto isDead = [&](const LiveEntry& e) { return dead.count(e.ref) != 0; };
+    for (const LiveEntry& e : stratum.entries) {
+        if (isDead(e)) {
+            toDelete.push_back(e.ref);
+            counters_.died++;
+        }
     }
-    weakRefs_ -= toDelete.size();
+    stratum.entries.erase(std::remove_if(stratum.entries.begin(), stratum.entries.end(), isDead), stratum.entries.end());
 }
 
 void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
     // nowNanos goes out first: it lets the reader relate ages to its own clock (both monotonic).
     std::lock_guard<std::mutex> maintenance(maintenance_);
     maintainLocked(jni);
-    std::vector<LiveEntry, PageAllocator<LiveEntry>> entries;  // pages of its own, given back after the snapshot
+    LiveEntries mainEntries;  // copies on pages of their own, given back after the snapshot
+    LiveEntries largeEntries;
     LiveCounters counters;
     double keep;
     uint32_t budget;
     {
         std::lock_guard<std::mutex> guard(lock_);
-        entries = entries_;
+        mainEntries = main_.entries;
+        largeEntries = large_.entries;
         counters = counters_;
-        keep = keep_;
-        budget = budget_;
+        keep = main_.keep;
+        budget = main_.budget;
     }
     uint64_t epoch = gcEpoch();
     SnapshotWriter w(out);
     w.live({nowNanos, enabled(), budget, keep, counters.admitted, counters.skipped, counters.thinnings, counters.thinnedEntries,
-            counters.died, counters.refFailures, weakRefs_.load(), epoch, static_cast<uint32_t>(entries.size())});
-    for (const LiveEntry& e : entries) {
-        w.liveEntry({e.site, static_cast<uint64_t>(e.size), e.objects, e.bytes, static_cast<uint64_t>(nowNanos - e.allocNanos),
-                     epoch >= e.gcEpoch ? epoch - e.gcEpoch : 0, e.large});
+            counters.died, counters.refFailures, weakRefs_.load(), epoch,
+            static_cast<uint32_t>(mainEntries.size() + largeEntries.size())});
+    for (bool large : {false, true}) {
+        for (const LiveEntry& e : large ? largeEntries : mainEntries) {
+            w.liveEntry({e.site, static_cast<uint64_t>(e.size), e.objects, e.bytes, static_cast<uint64_t>(nowNanos - e.allocNanos),
+                         epoch >= e.gcEpoch ? epoch - e.gcEpoch : 0, large});
+        }
     }
 }
 
@@ -234,9 +229,11 @@ int LiveTable::strongRefs(JNIEnv* jni, const std::vector<uint32_t>& sites, int m
     std::vector<std::pair<int64_t, jweak>> candidates;
     {
         std::lock_guard<std::mutex> guard(lock_);
-        for (const LiveEntry& e : entries_) {
-            if (std::binary_search(sites.begin(), sites.end(), e.site)) {
-                candidates.emplace_back(e.allocNanos, e.ref);
+        for (const Stratum* s : {&main_, &large_}) {
+            for (const LiveEntry& e : s->entries) {
+                if (std::binary_search(sites.begin(), sites.end(), e.site)) {
+                    candidates.emplace_back(e.allocNanos, e.ref);
+                }
             }
         }
     }
@@ -259,20 +256,17 @@ void LiveTable::clear(JNIEnv* jni) {
         std::lock_guard<std::mutex> guard(lock_);
         enabled_.store(false, std::memory_order_release);
         toDelete.swap(pendingDelete_);
-        for (const LiveEntry& e : entries_) toDelete.push_back(e.ref);
-        releaseMemory(entries_);
-        keep_ = 1.0;
-        keepLarge_ = 1.0;
-        largeCount_ = 0;
+        for (Stratum* s : {&main_, &large_}) {
+            for (const LiveEntry& e : s->entries) toDelete.push_back(e.ref);
+            releaseMemory(s->entries);
+            s->keep = 1.0;
+        }
         counters_ = LiveCounters();
     }
-    for (jweak ref : toDelete) {
-        jni->DeleteWeakGlobalRef(ref);
-    }
-    weakRefs_ -= toDelete.size();
+    deleteRefs(jni, toDelete);
 }
 
 uint64_t LiveTable::memoryBytes() {
     std::lock_guard<std::mutex> guard(lock_);
-    return entries_.capacity() * sizeof(LiveEntry) + pendingDelete_.capacity() * sizeof(jweak);
+    return (main_.entries.capacity() + large_.entries.capacity()) * sizeof(LiveEntry) + pendingDelete_.capacity() * sizeof(jweak);
 }

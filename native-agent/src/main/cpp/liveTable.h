@@ -26,6 +26,10 @@
 // thinning coins): the Java side derives the Horvitz-Thompson variance (1-pi)/pi^2 y^2 from it and
 // the size written with every entry, so nothing more is kept per entry for the intervals.
 //
+// Each stratum is a Stratum: its budget, keep-probability and entries, thinned on its own (the
+// main one young entries first, the large one uniformly). The counters are the table's: the snapshot
+// reports them summed over both strata.
+//
 // Locking: lock_ guards the table and is held only for vector work, never across JNI.
 // Weak references are deleted only under maintenance_ (maintain(), clear(), and an allocating
 // thread that finds too many thinned references pending and can take the lock without waiting),
@@ -38,6 +42,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <unordered_set>
 #include <vector>
 
 #include "byteWriter.h"
@@ -51,7 +56,33 @@ struct LiveEntry {
     double bytes;
     int64_t allocNanos;  // monotonic time of allocation
     uint64_t gcEpoch;    // GC count at allocation
-    bool large;          // in the large-object stratum
+};
+
+using LiveEntries = std::vector<LiveEntry, PageAllocator<LiveEntry>>;  // pages of its own: clear() gives them back
+
+// One stratum of the table. Guarded by LiveTable::lock_.
+struct Stratum {
+    explicit Stratum(bool youngFirst) : youngFirst(youngFirst) {}
+
+    const bool youngFirst;  // thinning spares old entries while young ones are at least half
+    uint32_t budget = 2;
+    double keep = 1.0;      // probability of admitting a new sample
+    LiveEntries entries;
+
+    bool full() const { return entries.size() >= budget; }
+    // Room again: let new samples in with a higher probability (still weighted 1/p).
+    void recoverKeep() {
+        while (keep < 1.0 && entries.size() * 4 <= budget) {
+            keep = keep * 2 < 1.0 ? keep * 2 : 1.0;
+        }
+    }
+};
+
+// What a capture asks of the live table (NativeAgent.start's SamplerSettings).
+struct LiveSettings {
+    uint32_t budget = 0;         // 0: no live tracking for this capture
+    int64_t largeThreshold = 0;  // objects of at least this many bytes go to the large stratum; 0: none
+    uint32_t largeBudget = 2;
 };
 
 struct LiveCounters {
@@ -69,7 +100,7 @@ class LiveTable {
 
     // Starts tracking with a budget; entries already tracked stay (their objects may still live).
     // Objects of at least largeThreshold bytes (0: none) share the separate largeBudget.
-    void enable(uint32_t budget, int64_t largeThreshold, uint32_t largeBudget);
+    void enable(const LiveSettings& settings);
     // Stops admitting new samples; tracked entries stay until clear().
     void disable() { enabled_.store(false, std::memory_order_release); }
     bool enabled() const { return enabled_.load(std::memory_order_acquire); }
@@ -101,10 +132,14 @@ class LiveTable {
 
   private:
     // Keeps each entry of one stratum with probability 1/2, doubling the survivors' weights.
-    void thinLocked(bool large);
+    void thinLocked(Stratum& stratum);
+    Stratum& stratumLocked(int64_t size) { return largeThreshold_ > 0 && size >= largeThreshold_ ? large_ : main_; }
     double uniformLocked();
     void maintainLocked(JNIEnv* jni);
+    void removeDeadLocked(Stratum& stratum, const std::unordered_set<jweak>& dead, std::vector<jweak>& toDelete);
     void flushPendingIfLarge(JNIEnv* jni);
+    // The one way weak references go: deleted outside lock_, under maintenance_, and counted.
+    void deleteRefs(JNIEnv* jni, const std::vector<jweak>& refs);
 
     std::mutex maintenance_;
     std::mutex lock_;
@@ -113,14 +148,10 @@ class LiveTable {
     std::atomic<uint64_t> jvmtiGcFinishes_{0};
     std::atomic<uint64_t> jvmtiBase_{0};   // Java count when tracking began: JVMTI counts continue it
     std::atomic<uint64_t> weakRefs_{0};  // created minus deleted: 0 after clear()
-    uint32_t budget_ = 0;
-    double keep_ = 1.0;
+    Stratum main_{true};
+    Stratum large_{false};
     int64_t largeThreshold_ = 0;
-    uint32_t largeBudget_ = 0;
-    uint32_t largeCount_ = 0;
-    double keepLarge_ = 1.0;
     uint64_t rng_ = 0x9E3779B97F4A7C15ull;
-    std::vector<LiveEntry, PageAllocator<LiveEntry>> entries_;  // pages of its own: clear() gives them back
     std::vector<jweak> pendingDelete_;
     LiveCounters counters_;
 };

@@ -9,6 +9,7 @@
 #include "fieldNames.h"
 #include "limits.h"
 #include "monotonicClock.h"
+#include "snapshotWriter.h"
 
 namespace {
 
@@ -151,14 +152,30 @@ jint JNICALL onReference(jvmtiHeapReferenceKind kind, const jvmtiHeapReferenceIn
     return w.follow(depth, isClass);
 }
 
+// Memory JVMTI hands out, given back with Deallocate on every way out.
+template <typename T>
+class JvmtiMemory {
+  public:
+    explicit JvmtiMemory(jvmtiEnv* jvmti) : jvmti_(jvmti) {}
+    JvmtiMemory(const JvmtiMemory&) = delete;
+    JvmtiMemory& operator=(const JvmtiMemory&) = delete;
+    ~JvmtiMemory() {
+        if (p_ != nullptr) jvmti_->Deallocate(reinterpret_cast<unsigned char*>(p_));
+    }
+    T** out() { return &p_; }
+    T* get() const { return p_; }
+
+  private:
+    jvmtiEnv* jvmti_;
+    T* p_ = nullptr;
+};
+
 std::string classSignature(jvmtiEnv* jvmti, jclass klass) {
-    char* signature = nullptr;
-    if (klass == nullptr || jvmti->GetClassSignature(klass, &signature, nullptr) != JVMTI_ERROR_NONE) {
+    JvmtiMemory<char> signature(jvmti);
+    if (klass == nullptr || jvmti->GetClassSignature(klass, signature.out(), nullptr) != JVMTI_ERROR_NONE) {
         return "L[unknown class];";
     }
-    std::string s(signature);
-    jvmti->Deallocate(reinterpret_cast<unsigned char*>(signature));
-    return s;
+    return std::string(signature.get());
 }
 
 std::string threadName(jvmtiEnv* jvmti, jobject thread) {
@@ -171,6 +188,118 @@ std::string threadName(jvmtiEnv* jvmti, jobject thread) {
     return name;
 }
 
+// The targets' strong local references: dropped once they are tagged (a local reference would make
+// every target a "JNI local" root of this thread), or on any way out before that.
+class TargetRefs {
+  public:
+    TargetRefs(JNIEnv* jni, jobject* targets, int count) : jni_(jni), targets_(targets), count_(count) {}
+    TargetRefs(const TargetRefs&) = delete;
+    TargetRefs& operator=(const TargetRefs&) = delete;
+    ~TargetRefs() { drop(); }
+
+    void drop() {
+        for (int i = 0; i < count_; i++) {
+            if (targets_[i] != nullptr) jni_->DeleteLocalRef(targets_[i]);
+            targets_[i] = nullptr;
+        }
+    }
+
+  private:
+    JNIEnv* jni_;
+    jobject* targets_;
+    int count_;
+};
+
+// The walk's own JVMTI environment and what is held while it runs: disposing the environment drops
+// every tag the walk set and gives can_tag_objects back; the local reference to java.lang.Class and
+// the local frame of the resolved objects go with it. Released in reverse order on every way out.
+class WalkEnvironment {
+  public:
+    explicit WalkEnvironment(JNIEnv* jni) : jni_(jni) {}
+    WalkEnvironment(const WalkEnvironment&) = delete;
+    WalkEnvironment& operator=(const WalkEnvironment&) = delete;
+    ~WalkEnvironment() {
+        if (framePushed_) jni_->PopLocalFrame(nullptr);
+        if (classClass_ != nullptr) jni_->DeleteLocalRef(classClass_);
+        if (jvmti_ != nullptr) jvmti_->DisposeEnvironment();
+    }
+
+    // A new environment with can_tag_objects; false with error set if the JVM has none to give.
+    bool open(std::string& error) {
+        JavaVM* vm = nullptr;
+        if (jni_->GetJavaVM(&vm) != JNI_OK || vm->GetEnv(reinterpret_cast<void**>(&jvmti_), JVMTI_VERSION_11) != JNI_OK) {
+            jvmti_ = nullptr;
+            error = "no JVMTI environment for the heap walk";
+            return false;
+        }
+        jvmtiCapabilities caps{};
+        caps.can_tag_objects = 1;
+        if (jvmti_->AddCapabilities(&caps) != JVMTI_ERROR_NONE) {
+            error = "JVMTI refused can_tag_objects, which the heap walk needs";
+            return false;
+        }
+        return true;
+    }
+
+    // Tags java.lang.Class, so the callback's class_tag tells class objects apart.
+    void tagClassClass() {
+        classClass_ = jni_->FindClass("java/lang/Class");
+        if (classClass_ != nullptr) {
+            jvmti_->SetTag(classClass_, kClassClassTag);
+        } else {
+            jni_->ExceptionClear();  // cannot happen; without it class objects are followed only to maxDepth
+        }
+    }
+
+    // Room for the local references of the resolved objects; false if the JVM has none.
+    bool pushFrame(jint capacity) {
+        framePushed_ = jni_->PushLocalFrame(capacity) == JNI_OK;
+        if (!framePushed_ && jni_->ExceptionCheck()) {
+            jni_->ExceptionClear();
+        }
+        return framePushed_;
+    }
+
+    jvmtiEnv* jvmti() const { return jvmti_; }
+    jclass classClass() const { return classClass_; }
+
+  private:
+    JNIEnv* jni_;
+    jvmtiEnv* jvmti_ = nullptr;
+    jclass classClass_ = nullptr;
+    bool framePushed_ = false;
+};
+
+// Gives each target a node (0..count-1, in order) and its tag. Returns how many were tagged.
+int tagTargets(jvmtiEnv* jvmti, Walk& w, jobject* targets, int count) {
+    int tagged = 0;
+    for (int i = 0; i < count; i++) {
+        uint32_t id = w.add();
+        if (id != kNoNode && jvmti->SetTag(targets[i], kTagBase + id) == JVMTI_ERROR_NONE) tagged++;
+    }
+    return tagged;
+}
+
+// The chains, as node ids from each target up to where its chain ends; wanted gets every node id
+// on them and their referrers, as tags, sorted and unique.
+std::vector<std::vector<uint32_t>> chainsOf(const Walk& w, int count, std::vector<jlong>& wanted) {
+    int maxSteps = w.maxDepth + 64;
+    std::vector<std::vector<uint32_t>> chains(count);
+    for (int t = 0; t < count; t++) {
+        if (static_cast<uint32_t>(t) >= w.size || !w.nodes[t].reached) continue;
+        for (uint32_t n = static_cast<uint32_t>(t); n != kNoNode && static_cast<int>(chains[t].size()) < maxSteps;) {
+            chains[t].push_back(n);
+            wanted.push_back(kTagBase + n);
+            const Node& node = w.nodes[n];
+            if (node.parent != kNoNode) wanted.push_back(kTagBase + node.parent);
+            n = endsChain(node.kind) ? kNoNode : node.parent;
+        }
+    }
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    return chains;
+}
+
 // Chains are written target first. Per step: the object's class signature, whether the object is
 // itself a class, the reference into it (kind, index), the field's name for field references,
 // and for the step that ends a chain the holder: the class of a static field, a local's thread.
@@ -180,12 +309,25 @@ struct Resolver {
     jclass classClass;
     std::unordered_map<jlong, jobject> byTag;
 
+    // Local references to the objects of the wanted tags, in the environment's frame (pushed here);
+    // without room for them the steps are written unnamed.
+    void resolve(WalkEnvironment& env, const std::vector<jlong>& wanted) {
+        if (wanted.empty() || !env.pushFrame(static_cast<jint>(wanted.size()) * 4 + 64)) return;
+        jint found = 0;
+        JvmtiMemory<jobject> objects(jvmti);
+        JvmtiMemory<jlong> tags(jvmti);
+        if (jvmti->GetObjectsWithTags(static_cast<jint>(wanted.size()), wanted.data(), &found, objects.out(), tags.out()) ==
+            JVMTI_ERROR_NONE) {
+            for (jint i = 0; i < found; i++) byTag.emplace(tags.get()[i], objects.get()[i]);
+        }
+    }
+
     jobject objectOf(uint32_t node) const {
         auto it = byTag.find(kTagBase + node);
         return it == byTag.end() ? nullptr : it->second;  // null: collected since the walk
     }
 
-    void writeStep(ByteWriter& out, const Node& node, uint32_t self) const {
+    PathStepRecord step(const Node& node, uint32_t self) const {
         jobject object = objectOf(self);
         bool isClass = object != nullptr && classClass != nullptr && jni->IsInstanceOf(object, classClass);
         std::string signature = object == nullptr ? "L[collected since the walk];"
@@ -203,12 +345,7 @@ struct Resolver {
         } else if (object != nullptr && node.kind == JVMTI_HEAP_REFERENCE_THREAD) {
             holder = threadName(jvmti, object);
         }
-        out.utf(signature);
-        out.u8(isClass ? 1 : 0);
-        out.u8(node.kind);
-        out.u32(static_cast<uint32_t>(node.index));
-        out.utf(field);
-        out.utf(holder);
+        return PathStepRecord{signature, isClass, node.kind, node.index, field, holder};
     }
 };
 
@@ -216,116 +353,51 @@ struct Resolver {
 
 bool ReferencePaths::find(JNIEnv* jni, jobject* targets, int count, const PathSearchLimits& limits, ByteWriter& out,
                           std::string& error) {
-    auto dropTargets = [&]() {
-        for (int i = 0; i < count; i++) {
-            if (targets[i] != nullptr) jni->DeleteLocalRef(targets[i]);
-            targets[i] = nullptr;
-        }
-    };
-    std::unique_lock<std::mutex> guard(oneWalk, std::try_to_lock);
-    if (!guard.owns_lock()) {
-        dropTargets();
+    if (count < 0 || count > kMaxTargets) count = count < 0 ? 0 : kMaxTargets;
+    TargetRefs targetRefs(jni, targets, count);
+    std::unique_lock<std::mutex> oneAtATime(oneWalk, std::try_to_lock);
+    if (!oneAtATime.owns_lock()) {
         error = "a reference path search is already running in this JVM";
         return false;
     }
-    if (count < 0 || count > kMaxTargets) count = count < 0 ? 0 : kMaxTargets;
-    JavaVM* vm = nullptr;
-    jvmtiEnv* jvmti = nullptr;
-    if (jni->GetJavaVM(&vm) != JNI_OK || vm->GetEnv(reinterpret_cast<void**>(&jvmti), JVMTI_VERSION_11) != JNI_OK) {
-        dropTargets();
-        error = "no JVMTI environment for the heap walk";
+    WalkEnvironment env(jni);
+    if (!env.open(error)) {
         return false;
     }
-    jvmtiCapabilities caps{};
-    caps.can_tag_objects = 1;
-    if (jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE) {
-        jvmti->DisposeEnvironment();
-        dropTargets();
-        error = "JVMTI refused can_tag_objects, which the heap walk needs";
-        return false;
-    }
+    jvmtiEnv* jvmti = env.jvmti();
 
     Walk w;
     w.budget = limits.nodeBudget < static_cast<uint32_t>(count) + 1 ? count + 1 : limits.nodeBudget;
     w.maxDepth = limits.maxDepth < 1 ? 1 : (limits.maxDepth > kMaxPathDepth ? kMaxPathDepth : limits.maxDepth);
-    int tagged = 0;
-    for (int i = 0; i < count; i++) {
-        uint32_t id = w.add();  // nodes 0..count-1 are the targets, in order
-        if (id != kNoNode && jvmti->SetTag(targets[i], kTagBase + id) == JVMTI_ERROR_NONE) tagged++;
-    }
-    // Only tags hold the targets now: a local reference would be a root of its own.
-    dropTargets();
-    jclass classClass = jni->FindClass("java/lang/Class");
-    if (classClass != nullptr) {
-        jvmti->SetTag(classClass, kClassClassTag);
-    } else {
-        jni->ExceptionClear();  // cannot happen; without it class objects are followed only to maxDepth
-    }
-    w.targetsLeft = tagged;
+    w.targetsLeft = tagTargets(jvmti, w, targets, count);
+    targetRefs.drop();  // only tags hold the targets now: a local reference would be a root of its own
+    env.tagClassClass();
 
     int64_t start = monotonicNanos();
     w.deadline = start + limits.timeLimitNanos;
     jvmtiHeapCallbacks callbacks{};
     callbacks.heap_reference_callback = onReference;
-    jvmtiError err = tagged == 0 ? JVMTI_ERROR_NONE : jvmti->FollowReferences(0, nullptr, nullptr, &callbacks, &w);
+    jvmtiError err = w.targetsLeft == 0 ? JVMTI_ERROR_NONE : jvmti->FollowReferences(0, nullptr, nullptr, &callbacks, &w);
     int64_t walkNanos = monotonicNanos() - start;
     if (err != JVMTI_ERROR_NONE) {
-        if (classClass != nullptr) jni->DeleteLocalRef(classClass);
-        jvmti->DisposeEnvironment();
         error = "FollowReferences failed with JVMTI error " + std::to_string(err);
         return false;
     }
 
-    // The chains, as node ids from each target up to where its chain ends.
-    int maxSteps = w.maxDepth + 64;
-    std::vector<std::vector<uint32_t>> chains(count);
     std::vector<jlong> wanted;
-    for (int t = 0; t < count; t++) {
-        if (static_cast<uint32_t>(t) >= w.size || !w.nodes[t].reached) continue;
-        for (uint32_t n = static_cast<uint32_t>(t); n != kNoNode && static_cast<int>(chains[t].size()) < maxSteps;) {
-            chains[t].push_back(n);
-            wanted.push_back(kTagBase + n);
-            const Node& node = w.nodes[n];
-            if (node.parent != kNoNode) wanted.push_back(kTagBase + node.parent);
-            n = endsChain(node.kind) ? kNoNode : node.parent;
-        }
-    }
-    std::sort(wanted.begin(), wanted.end());
-    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-    Resolver resolver{jvmti, jni, classClass, {}};
+    std::vector<std::vector<uint32_t>> chains = chainsOf(w, count, wanted);
     int64_t resolveStart = monotonicNanos();
-    bool framePushed = !wanted.empty() && jni->PushLocalFrame(static_cast<jint>(wanted.size()) * 4 + 64) == JNI_OK;
-    if (!framePushed && jni->ExceptionCheck()) {
-        jni->ExceptionClear();  // no room for local references: the steps are written unnamed
-    }
-    jint foundCount = 0;
-    jobject* objects = nullptr;
-    jlong* foundTags = nullptr;
-    if (framePushed && jvmti->GetObjectsWithTags(static_cast<jint>(wanted.size()), wanted.data(), &foundCount, &objects,
-                                                 &foundTags) == JVMTI_ERROR_NONE) {
-        for (jint i = 0; i < foundCount; i++) resolver.byTag.emplace(foundTags[i], objects[i]);
-        jvmti->Deallocate(reinterpret_cast<unsigned char*>(objects));
-        jvmti->Deallocate(reinterpret_cast<unsigned char*>(foundTags));
-    }
-
-    out.u8(static_cast<uint8_t>(w.cutOff));
-    out.u32(w.size);
-    out.u64(w.references);
-    out.u64(w.depthLimited);
-    out.u64(static_cast<uint64_t>(walkNanos));
-    out.u32(static_cast<uint32_t>(count));
-    for (int t = 0; t < count; t++) {
-        const std::vector<uint32_t>& chain = chains[t];
-        out.u32(static_cast<uint32_t>(chain.size()));
+    Resolver resolver{jvmti, jni, env.classClass(), {}};
+    resolver.resolve(env, wanted);
+    PathSearchWriter writer(out);
+    writer.found({static_cast<uint8_t>(w.cutOff), w.size, w.references, w.depthLimited, static_cast<uint64_t>(walkNanos),
+                  static_cast<uint32_t>(count)});
+    for (const std::vector<uint32_t>& chain : chains) {
+        writer.chain(chain.size());
         for (uint32_t n : chain) {
-            resolver.writeStep(out, w.nodes[n], n);
+            writer.step(resolver.step(w.nodes[n], n));
         }
     }
-    out.u64(static_cast<uint64_t>(monotonicNanos() - resolveStart));
-
-    if (framePushed) jni->PopLocalFrame(nullptr);
-    if (classClass != nullptr) jni->DeleteLocalRef(classClass);
-    // Drops every tag of this walk and gives can_tag_objects back.
-    jvmti->DisposeEnvironment();
-    return true;
+    writer.resolved(static_cast<uint64_t>(monotonicNanos() - resolveStart));
+    return true;  // the environment's release drops every tag of this walk and gives can_tag_objects back
 }

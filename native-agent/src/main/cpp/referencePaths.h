@@ -17,6 +17,9 @@
 // - Everything is bounded: the node table (nodeBudget, failing allocation ends the walk), the
 //   time (checked every few hundred references), the depth. Hitting a bound aborts the walk and the
 //   chains found so far are still reported, marked as cut off.
+// - What the walk holds (the targets' local references, its environment with the tags, the local
+//   reference to java.lang.Class, the frame of resolved objects, JVMTI's buffers) is released by a
+//   guard on every way out of find(), never by hand per path.
 #pragma once
 #include <jni.h>
 #include <jvmti.h>
@@ -45,7 +48,8 @@ class ReferencePaths {
     static constexpr int kMaxTargets = 64;
 
     // Walks from the roots to the targets (strong local references, which this call deletes before
-    // walking) and writes the result for ReferencePathsDecoder.java. Returns false with error set
+    // walking) and writes the result through PathSearchWriter (snapshotWriter.h) for
+    // PathSearchDecoder.java, status byte included. Returns false with error set
     // when the walk could not run at all.
     static bool find(JNIEnv* jni, jobject* targets, int count, const PathSearchLimits& limits, ByteWriter& out,
                      std::string& error);

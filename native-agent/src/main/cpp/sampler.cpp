@@ -11,8 +11,8 @@
 Sampler::Sampler(jvmtiEnv* jvmti, const Limits& limits)
     : jvmti_(jvmti), limits_(limits), methods_(limits.maxMethods), store_(limits) {}
 
-StartResult Sampler::start(int64_t intervalBytes, int64_t jvmIntervalBytes, int64_t durationNanos, const Limits& limits, uint32_t liveBudget,
-                           int64_t largeThreshold, uint32_t largeBudget, std::string& error) {
+StartResult Sampler::start(int64_t intervalBytes, int64_t jvmIntervalBytes, int64_t durationNanos, const Limits& limits,
+                           const LiveSettings& live, std::string& error) {
     std::lock_guard<std::mutex> guard(control_);
     if (sampling_.load()) {
         return StartResult::kAlreadyRunning;
@@ -42,8 +42,8 @@ StartResult Sampler::start(int64_t intervalBytes, int64_t jvmIntervalBytes, int6
     limits_ = limits;
     uint64_t generation = generation_.load() + 1;
     store_.startCapture(generation, limits);
-    if (liveBudget > 0) {
-        live_.enable(liveBudget, largeThreshold, largeBudget);
+    if (live.budget > 0) {
+        live_.enable(live);
         // Harmless if the GC-events capability was refused: the Java GC count is used then.
         jvmti_->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, nullptr);
     } else {

@@ -30,11 +30,11 @@ class Sampler {
   public:
     Sampler(jvmtiEnv* jvmti, const Limits& limits);
 
-    // liveBudget 0: no live tracking for this capture (objects tracked before stay tracked).
+    // live.budget 0: no live tracking for this capture (objects tracked before stay tracked).
     // intervalBytes is the user's; the JVM samples at jvmIntervalBytes (<= intervalBytes) and
     // admit() thins its samples down to intervalBytes (samplingThinner.h).
-    StartResult start(int64_t intervalBytes, int64_t jvmIntervalBytes, int64_t durationNanos, const Limits& limits, uint32_t liveBudget,
-                      int64_t largeThreshold, uint32_t largeBudget, std::string& error);
+    StartResult start(int64_t intervalBytes, int64_t jvmIntervalBytes, int64_t durationNanos, const Limits& limits,
+                      const LiveSettings& live, std::string& error);
     void stop();
     // Changes the interval of the running capture (the session's sample-rate target): the agent's
     // at once, the JVM's for each thread from its next sample on (samplingThinner.h). False when

@@ -1,4 +1,5 @@
-// The snapshot format: the one channel from the native tables to Java (SnapshotDecoder.java).
+// The snapshot format: the one channel from the native tables to Java (SnapshotDecoder.java); and
+// the result of a reference-path search (PathSearchDecoder.java), the other thing the agent writes.
 //
 // Why one file: the format used to be written piecemeal by four files, with its version a bare
 // number on each side. Every byte of it is now written through SnapshotWriter, in the order
@@ -23,6 +24,15 @@
 //             site u32, size u64, objects f64, bytes f64, ageNanos u64, gcsSurvived u64, large u8
 //
 // Version 4 dropped the sites' raw sampled bytes (written since version 1, never read).
+//
+// A reference-path search's result (ReferencePaths::find, referencePaths0 in agent.cpp), checked by
+// PathSearchGoldenTest the same way:
+//   status    u8: 1 found, then the result; 0 refused, then message (modified UTF-8)
+//   result    cutOff u8 (PathCutOff), objects u32, references u64, depthLimited u64, walkNanos u64,
+//             targets u32; each target: steps u32 (0: not reached), then per step, target first:
+//             classSignature utf, isClass u8, kind u8 (jvmtiHeapReferenceKind), index u32, field utf,
+//             holder utf (the class of a static field, the thread of a local; else empty);
+//             then resolveNanos u64
 #pragma once
 #include <cstdint>
 #include <string>
@@ -58,6 +68,21 @@ struct SnapshotLiveEntry {
     double objects, bytes;
     uint64_t ageNanos, gcsSurvived;
     bool large;
+};
+
+struct PathSearchHeader {
+    uint8_t cutOff;
+    uint32_t objects;
+    uint64_t references, depthLimited, walkNanos;
+    uint32_t targets;
+};
+
+struct PathStepRecord {
+    std::string classSignature;
+    bool isClass;
+    uint8_t kind;
+    int32_t index;
+    std::string field, holder;
 };
 
 // Writes the records of the layout above into a ByteWriter. Sections may be written into separate
@@ -134,6 +159,40 @@ class SnapshotWriter {
     }
     // A section written into another ByteWriter, in its place in the layout.
     void append(const ByteWriter& section) { out_.append(section); }
+
+  private:
+    ByteWriter& out_;
+};
+
+// Writes a reference-path search's result (the second layout above) into a ByteWriter.
+class PathSearchWriter {
+  public:
+    explicit PathSearchWriter(ByteWriter& out) : out_(out) {}
+
+    void refused(const std::string& message) {
+        out_.u8(0);
+        out_.utf(message);
+    }
+    void found(const PathSearchHeader& h) {
+        out_.u8(1);
+        out_.u8(h.cutOff);
+        out_.u32(h.objects);
+        out_.u64(h.references);
+        out_.u64(h.depthLimited);
+        out_.u64(h.walkNanos);
+        out_.u32(h.targets);
+    }
+    // Each target's chain starts with its length.
+    void chain(size_t steps) { out_.u32(static_cast<uint32_t>(steps)); }
+    void step(const PathStepRecord& s) {
+        out_.utf(s.classSignature);
+        out_.u8(s.isClass ? 1 : 0);
+        out_.u8(s.kind);
+        out_.u32(static_cast<uint32_t>(s.index));
+        out_.utf(s.field);
+        out_.utf(s.holder);
+    }
+    void resolved(uint64_t resolveNanos) { out_.u64(resolveNanos); }
 
   private:
     ByteWriter& out_;

@@ -17,9 +17,11 @@ import io.heaptap.launcher.AgentLauncher;
 import io.heaptap.launcher.HeaptapJar;
 import io.heaptap.nativeagent.NativeAgentException;
 import io.heaptap.nativeagent.NativeLibrary;
+import io.heaptap.session.Version;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.UndeclaredThrowableException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,6 +33,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import javax.management.AttributeList;
+import javax.management.JMException;
 import javax.management.JMX;
 import javax.management.MBeanServerConnection;
 import javax.management.remote.JMXConnector;
@@ -102,6 +106,9 @@ public final class AgentConnection implements AutoCloseable {
                 }
             }
             HeaptapMXBean bean = JMX.newMXBeanProxy(server, MBeanRegistration.objectName(), HeaptapMXBean.class);
+            if (!loadedNow) {
+                refuseAnotherVersion(target, connector, bean);  // loaded now: this jar's agent, no round trip needed
+            }
             return new AgentConnection(target, connector, bean, feature);
         } catch (IOException e) {
             throw lostOrFailed(target, e);
@@ -109,6 +116,24 @@ public final class AgentConnection implements AutoCloseable {
             detachQuietly(vm);
             release(library);
             phases.mark("detach");
+        }
+    }
+
+    /** An agent loaded earlier by another heaptap version: refused in one line (VersionSkew). */
+    private static void refuseAnotherVersion(Target target, JMXConnector connector, HeaptapMXBean bean) throws IOException {
+        String agentVersion;
+        try {
+            agentVersion = bean.getAgentVersion();
+        } catch (UndeclaredThrowableException e) {
+            if (e.getCause() instanceof IOException lost) {
+                throw lost;
+            }
+            agentVersion = null;  // an agent older than the attribute (AttributeNotFoundException)
+        }
+        Optional<HeaptapException> skew = VersionSkew.check(target.pid(), agentVersion, Version.current());
+        if (skew.isPresent()) {
+            connector.close();
+            throw skew.get();
         }
     }
 
@@ -507,6 +532,18 @@ public final class AgentConnection implements AutoCloseable {
 
     public HeaptapMXBean heaptap() {
         return heaptap;
+    }
+
+    /** The running capture's progress in one round trip; a broken connection fails as a proxy call does. */
+    public CaptureProgress progress() {
+        try {
+            AttributeList answer = connector.getMBeanServerConnection().getAttributes(MBeanRegistration.objectName(),
+                    CaptureProgress.ATTRIBUTES);
+            return CaptureProgress.of(answer).orElseThrow(() -> lostOrFailed(target,
+                    new IOException("heaptap's MBean did not answer " + String.join(", ", CaptureProgress.ATTRIBUTES))));
+        } catch (IOException | JMException e) {
+            throw lostOrFailed(target, e);
+        }
     }
 
     public int targetFeature() {

@@ -3,6 +3,7 @@ package io.heaptap.cli;
 import io.heaptap.agent.CaptureRequest;
 import io.heaptap.attach.AgentConnection;
 import io.heaptap.attach.AttachPhases;
+import io.heaptap.attach.CaptureProgress;
 import io.heaptap.attach.Target;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.jmx.HeaptapMXBean;
@@ -49,8 +50,9 @@ final class CaptureRun {
         }
         ProgressBar bar = new ProgressBar(options.duration().toMillis());
         boolean interrupted = interruption.requested();
-        while (!interrupted && "recording".equals(heaptap.getState())) {
-            bar.update(heaptap.getTimeLeftMillis(), heaptap.getSamples());
+        CaptureProgress progress;
+        while (!interrupted && (progress = connection.progress()).recording()) {
+            bar.update(progress.timeLeftMillis(), progress.samples());
             interrupted = interruption.await(POLL_MILLIS);
         }
         bar.clear();

@@ -17,15 +17,18 @@ final class PathsCommand extends TargetCommand {
             description = "The allocated type (byte[], com.example.Order) or the allocating method (OrderCache.put); a substring.")
     String site;
 
-    @Option(names = "--max-paths", paramLabel = "<n>", description = "Objects to find chains for, the oldest first, 1-64. Default: 3.")
+    @Option(names = "--max-paths", paramLabel = "<n>", description = "Objects to find chains for, the oldest first, 1-"
+            + PathOptions.MAX_MAX_PATHS + ". Default: " + PathOptions.DEFAULT_MAX_PATHS + ".")
     int maxPaths = PathOptions.DEFAULT_MAX_PATHS;
 
     @Option(names = "--max-depth", paramLabel = "<n>",
-            description = "References followed from a root or a static field, 1-1024. Default: 32.")
+            description = "References followed from a root or a static field, 1-" + PathOptions.MAX_MAX_DEPTH + ". Default: "
+                    + PathOptions.DEFAULT_MAX_DEPTH + ".")
     int maxDepth = PathOptions.DEFAULT_MAX_DEPTH;
 
     @Option(names = "--max-objects", paramLabel = "<n>",
-            description = "Objects the walk may record, 1-16777216: about 60 bytes of native memory each while it runs. Default: 1048576.")
+            description = "Objects the walk may record, 1-" + PathOptions.MAX_MAX_OBJECTS + ": about 60 bytes of native memory each"
+                    + " while it runs. Default: " + PathOptions.DEFAULT_MAX_OBJECTS + ".")
     int maxObjects = PathOptions.DEFAULT_MAX_OBJECTS;
 
     @Option(names = "--time-limit", paramLabel = "<duration>", description = "Longest walk, and so pause: 2s, 500ms (max 10s). Default: 2s.")

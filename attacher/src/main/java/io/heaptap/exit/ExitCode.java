@@ -9,7 +9,10 @@ public enum ExitCode {
     USAGE(2),
     /** No such process, or no JVM (or several) match the main-class name. */
     NO_TARGET(3),
-    /** The target cannot be attached to: not a JVM, attach disabled, another user, older than Java 17. */
+    /**
+     * The target cannot be attached to: not a JVM, attach disabled, another user, older than Java 17, an
+     * agent of another heaptap version loaded in it.
+     */
     CANNOT_ATTACH(4),
     /** The target refused the capture: another profiler holds the capability, a capture runs already, no native agent. */
     REFUSED(5),

@@ -2,6 +2,7 @@ package io.heaptap.bench;
 
 import io.heaptap.nativeagent.JvmSamplingInterval;
 import io.heaptap.nativeagent.NativeAgent;
+import io.heaptap.nativeagent.SamplerSettings;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -54,7 +55,7 @@ public final class SampleCost {
                 Mode mode = modes.get(m);
                 if (mode.interval() > 0) {
                     agent.clear();
-                    agent.start(mode.interval(), Duration.ofMinutes(10), 64, 1 << 16, mode.liveBudget(), 0, 2);
+                    agent.start(SamplerSettings.withoutLargeStratum(mode.interval(), Duration.ofMinutes(10), 64, 1 << 16, mode.liveBudget()));
                 }
                 long before = cpu.getCurrentThreadCpuTime();
                 long allocated = allocate(bytesPerRound);

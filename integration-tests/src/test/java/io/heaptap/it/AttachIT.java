@@ -10,23 +10,30 @@ import io.heaptap.it.support.HeaptapCli.Result;
 import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.Wait;
 import io.heaptap.it.workload.AllBlocked;
 import io.heaptap.it.workload.Allocator;
 import io.heaptap.it.workload.LockedDownApp;
+import io.heaptap.it.workload.Quiet;
 import io.heaptap.it.workload.Stress;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -141,6 +148,33 @@ class AttachIT {
             Result dump = HeaptapCli.run("dump", pid, "--format", "json");
             assertEquals(0, dump.exitCode(), dump::toString);
             assertTrue(Profiles.json(dump.stdout()).get("capture").get("samples").asLong() > 0, "the released threads were sampled");
+        }
+    }
+
+    /**
+     * A target whose agent another heaptap version loaded (here: heaptap.jar with another version
+     * stamped in it): this CLI refuses in one line with exit code 4 instead of failing halfway
+     * through the command, and the other version's CLI still works with it.
+     */
+    @Test
+    void anAgentOfAnotherHeaptapVersionIsRefusedInOneLine(@TempDir Path work) throws Exception {
+        Path other = work.resolve("heaptap-other.jar");
+        Files.copy(Paths.heaptapJar(), other);
+        try (FileSystem jar = FileSystems.newFileSystem(URI.create("jar:" + other.toUri()), Map.of())) {
+            Files.writeString(jar.getPath("HEAPTAP-INF/classes/io/heaptap/session/version.properties"), "version=0.0.1-other\n");
+        }
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), Quiet.class)) {
+            String pid = Long.toString(target.pid());
+            Result loaded = HeaptapCli.finish(new ProcessBuilder(Jdk.current().java().toString(), "-jar", other.toString(), "status", pid)
+                    .start());
+            assertEquals(0, loaded.exitCode(), loaded::toString);
+            assertTrue(loaded.out().contains("heaptap 0.0.1-other"), loaded::toString);
+
+            Result status = HeaptapCli.run("status", pid);
+            assertEquals(4, status.exitCode(), status::toString);
+            assertEquals(1, status.stderr().lines().filter(l -> !l.isBlank()).count(), status::toString);
+            assertTrue(status.stderr().contains("already runs heaptap's agent 0.0.1-other"), status::toString);
+            assertTrue(status.stderr().contains("use heaptap 0.0.1-other's CLI with this JVM, or restart the JVM"), status::toString);
         }
     }
 }

@@ -52,18 +52,18 @@ public final class NativeAgent implements Sampler {
     }
 
     /**
-     * Starts sampling. The native side stops accepting samples at {@code duration} by itself,
-     * whatever happens to the Java side. A {@code liveBudget} above 0 tracks sampled objects
-     * through weak references in a table of that size; objects tracked by earlier captures stay
-     * tracked until {@link #clear}. Objects of at least {@code largeThreshold} bytes (0: none) share
-     * a separate, smaller budget {@code largeBudget} (G1's humongous objects).
+     * Starts sampling. The native side stops accepting samples at the settings' duration by itself,
+     * whatever happens to the Java side. A live budget above 0 tracks sampled objects through weak
+     * references in a table of that size; objects tracked by earlier captures stay tracked until
+     * {@link #clear}. Objects of at least the large threshold (0: none) share a separate, smaller
+     * budget (G1's humongous objects).
      */
-    public void start(long intervalBytes, Duration duration, int stackDepth, int maxStacks, int liveBudget,
-                      long largeThreshold, int largeBudget) throws NativeAgentException {
-        long jvmInterval = JvmSamplingInterval.forRequested(Runtime.version().feature(), intervalBytes);
+    @Override
+    public void start(SamplerSettings s) throws NativeAgentException {
+        long jvmInterval = JvmSamplingInterval.forRequested(Runtime.version().feature(), s.intervalBytes());
         jvmIntervalBytes = jvmInterval;
-        String failure = start0(intervalBytes, jvmInterval, duration.toNanos(), stackDepth, maxStacks, liveBudget, largeThreshold,
-                largeBudget);
+        String failure = start0(s.intervalBytes(), jvmInterval, s.duration().toNanos(), s.stackDepth(), s.maxStacks(), s.liveBudget(),
+                s.largeThreshold(), s.largeBudget());
         if (failure == null) {
             return;
         }

@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads what referencePaths.cpp writes (big-endian, after agent.cpp's status byte). */
+/** Reads what PathSearchWriter writes (layout in snapshotWriter.h, checked by PathSearchGoldenTest). */
 final class PathSearchDecoder {
     private PathSearchDecoder() {
     }

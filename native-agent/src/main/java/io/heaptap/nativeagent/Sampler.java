@@ -11,8 +11,7 @@ import java.time.Duration;
  * without a native library. The methods are {@link NativeAgent}'s; see there for what each does.
  */
 public interface Sampler {
-    void start(long intervalBytes, Duration duration, int stackDepth, int maxStacks, int liveBudget,
-               long largeThreshold, int largeBudget) throws NativeAgentException;
+    void start(SamplerSettings settings) throws NativeAgentException;
 
     void stop();
 

@@ -1,20 +1,14 @@
 package io.heaptap.nativeagent;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Frame;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
 
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,35 +30,9 @@ class SnapshotGoldenTest {
 
     @Test
     void decodesTheNativeWritersSnapshotAsCheckedIn() throws Exception {
-        NativeSnapshot s = NativeSnapshot.read(new ByteArrayInputStream(goldenBytes()), LiveFilter.NONE, PROOF);
-        String rendered = render(s);
-        if (Boolean.getBoolean("heaptap.updateGolden")) {
-            Files.writeString(EXPECTED, rendered, StandardCharsets.UTF_8);
-        }
-        assertEquals(Files.readString(EXPECTED, StandardCharsets.UTF_8), rendered);
-    }
-
-    private byte[] goldenBytes() throws IOException, InterruptedException {
-        Path exe = work.resolve("golden-snapshot");
-        String cxx = System.getenv().getOrDefault("CXX", "g++");
-        run(List.of(cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-fno-exceptions", "-fno-rtti", "-Isrc/main/cpp", "-o",
-                exe.toString(), "src/test/cpp/goldenSnapshot.cpp", "src/main/cpp/pageAllocator_linux.cpp"), null);
-        Path out = work.resolve("snapshot.bin");
-        run(List.of(exe.toString()), out);
-        return Files.readAllBytes(out);
-    }
-
-    private static void run(List<String> command, Path stdout) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(stdout == null);
-        if (stdout != null) {
-            pb.redirectOutput(stdout.toFile());
-        }
-        Process p = pb.start();
-        String messages = stdout == null ? new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8) : "";
-        if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
-            p.destroyForcibly();
-            throw new AssertionError(String.join(" ", command) + " failed:\n" + messages);
-        }
+        byte[] bytes = GoldenProgram.build("goldenSnapshot.cpp", work).output();
+        NativeSnapshot s = NativeSnapshot.read(new ByteArrayInputStream(bytes), LiveFilter.NONE, PROOF);
+        GoldenProgram.assertMatches(EXPECTED, render(s));
     }
 
     static String render(NativeSnapshot s) {

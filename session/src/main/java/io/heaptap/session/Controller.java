@@ -7,6 +7,7 @@ import io.heaptap.nativeagent.NativeSnapshot;
 import io.heaptap.nativeagent.PathSearch;
 import io.heaptap.nativeagent.RawSnapshot;
 import io.heaptap.nativeagent.Sampler;
+import io.heaptap.nativeagent.SamplerSettings;
 import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
@@ -138,8 +139,8 @@ public final class Controller {
             if (requested.live()) {
                 liveTracker.start();
             }
-            native_.start(requested.intervalBytes(), requested.duration(), requested.stackDepth(), requested.maxStacks(),
-                    requested.live() ? requested.liveBudget() : 0, largeObjects.threshold(), largeObjects.budget());
+            native_.start(new SamplerSettings(requested.intervalBytes(), requested.duration(), requested.stackDepth(),
+                    requested.maxStacks(), requested.live() ? requested.liveBudget() : 0, largeObjects.threshold(), largeObjects.budget()));
         } catch (NativeAgentException e) {
             throw new SessionConflictException(e.getMessage());
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.nativeagent.LiveProof;
 import io.heaptap.nativeagent.NativeAgent;
+import io.heaptap.nativeagent.SamplerSettings;
 import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
@@ -31,7 +32,7 @@ class DumpCostTest {
     void estimatesCoverWhatDecodingAndEncodingHold() throws Exception {
         NativeAgent agent = NativeAgent.get();
         for (int levels : new int[] {6, 12}) {
-            agent.start(1024, Duration.ofMinutes(1), 64, 65_536, 8192, 0, 2);
+            agent.start(SamplerSettings.withoutLargeStratum(1024, Duration.ofMinutes(1), 64, 65_536, 8192));
             for (int round = 0; round < 4; round++) {
                 CallPaths.everyPath(levels, 8, 64);
             }
@@ -58,7 +59,7 @@ class DumpCostTest {
     @Test
     void aTypicalProfileFitsTheBudgetOfA256MiBHeap() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(16 * 1024, Duration.ofMinutes(1), 64, 65_536, 65_536, 0, 2);
+        agent.start(SamplerSettings.withoutLargeStratum(16 * 1024, Duration.ofMinutes(1), 64, 65_536, 65_536));
         for (int round = 0; round < 64; round++) {
             CallPaths.everyPath(8, 8, 64);
         }

@@ -6,6 +6,7 @@ import io.heaptap.nativeagent.NativeSnapshot;
 import io.heaptap.nativeagent.PathSearch;
 import io.heaptap.nativeagent.RawSnapshot;
 import io.heaptap.nativeagent.Sampler;
+import io.heaptap.nativeagent.SamplerSettings;
 import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.LiveFilter;
@@ -43,8 +44,7 @@ final class FakeSampler implements Sampler {
     private long simulatedNanos;
 
     @Override
-    public synchronized void start(long intervalBytes, Duration duration, int stackDepth, int maxStacks, int liveBudget,
-                                   long largeThreshold, int largeBudget) throws NativeAgentException {
+    public synchronized void start(SamplerSettings settings) throws NativeAgentException {
         if (refuseStart != null) {
             NativeAgentException e = refuseStart;
             refuseStart = null;
@@ -52,9 +52,9 @@ final class FakeSampler implements Sampler {
         }
         starts++;
         sampling = true;
-        lastDuration = duration;
-        lastInterval = intervalBytes;
-        lastLiveBudget = liveBudget;
+        lastDuration = settings.duration();
+        lastInterval = settings.intervalBytes();
+        lastLiveBudget = settings.liveBudget();
         simulatedSamples = 0;
         simulatedNanos = System.nanoTime();
     }

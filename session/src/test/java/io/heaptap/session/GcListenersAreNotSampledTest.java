@@ -7,6 +7,7 @@ import com.sun.management.GarbageCollectionNotificationInfo;
 import io.heaptap.nativeagent.LiveProof;
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.NativeSnapshot;
+import io.heaptap.nativeagent.SamplerSettings;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Frame;
 import io.heaptap.profile.LiveFilter;
@@ -47,7 +48,7 @@ class GcListenersAreNotSampledTest {
         monitor.start();
         GcBeans.Subscription tracking = beans.subscribe(tracker::onCollection);
         Notification gc = realCollection();  // replayed below on this thread, decoded in full each time
-        agent.start(1, Duration.ofMinutes(1), 64, 1024, 0, 0, 2);
+        agent.start(SamplerSettings.withoutLargeStratum(1, Duration.ofMinutes(1), 64, 1024, 0));
         for (int i = 0; i < 4096; i++) {
             sink = new byte[1024];  // past the sample point the JVM drew at its default interval
         }

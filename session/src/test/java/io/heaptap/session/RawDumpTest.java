@@ -7,6 +7,7 @@ import io.heaptap.nativeagent.LiveProof;
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.NativeSnapshot;
 import io.heaptap.nativeagent.RawSnapshot;
+import io.heaptap.nativeagent.SamplerSettings;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.CollectorCost;
 import io.heaptap.profile.GcCost;
@@ -67,7 +68,7 @@ class RawDumpTest {
     @Test
     void aCaptureReadThroughTheRawDumpIsTheProfileTheTargetDecodes() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(16 * 1024, Duration.ofMinutes(1), 64, 1024, 1024, 0, 2);
+        agent.start(SamplerSettings.withoutLargeStratum(16 * 1024, Duration.ofMinutes(1), 64, 1024, 1024));
         for (int i = 0; i < 100_000; i++) {
             sink = new byte[256];
         }

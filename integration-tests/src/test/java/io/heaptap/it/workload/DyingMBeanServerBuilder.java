@@ -2,6 +2,7 @@ package io.heaptap.it.workload;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.management.MBeanServer;
@@ -12,7 +13,8 @@ import javax.management.ObjectName;
 /**
  * An MBeanServer that kills its own JVM with a real signal in the middle of a call to heaptap's
  * MBean: the target dying mid-command, at a chosen point of any command. {@code -Ddie.on=<operation
- * or attribute>}, {@code -Ddie.after=<n>} (the n-th such call, default 1), {@code -Ddie.signal=TERM|KILL}.
+ * or attribute>}, {@code -Ddie.after=<n>} (the n-th such call, default 1; a getAttributes naming it counts),
+ * {@code -Ddie.signal=TERM|KILL}.
  * The call never returns: the signal ends the JVM while heaptap waits for the answer.
  */
 public final class DyingMBeanServerBuilder extends MBeanServerBuilder {
@@ -27,8 +29,11 @@ public final class DyingMBeanServerBuilder extends MBeanServerBuilder {
                 (proxy, method, args) -> {
                     boolean heaptap = args != null && args.length > 1 && args[0] instanceof ObjectName name
                             && name.getDomain().equals("io.heaptap");
-                    boolean call = method.getName().equals("invoke") || method.getName().equals("getAttribute");
-                    if (heaptap && call && dieOn.equals(args[1]) && CALLS.incrementAndGet() == after) {
+                    boolean call = method.getName().equals("invoke") || method.getName().startsWith("getAttribute");
+                    // getAttributes (a capture's progress tick) counts as one call of each attribute it names
+                    boolean named = args != null && args.length > 1 && args[1] instanceof String[] names
+                            ? Arrays.asList(names).contains(dieOn) : args != null && args.length > 1 && dieOn.equals(args[1]);
+                    if (heaptap && call && named && CALLS.incrementAndGet() == after) {
                         die();
                     }
                     try {

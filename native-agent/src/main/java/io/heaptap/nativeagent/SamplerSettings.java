@@ -1,0 +1,30 @@
+package io.heaptap.nativeagent;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What a capture asks of the sampler, passed to {@link Sampler#start} as one value rather than seven
+ * positional numbers. The native side bounds each value again (it never trusts the caller).
+ *
+ * @param intervalBytes  mean bytes between two samples
+ * @param duration       the time box: the native side stops accepting samples then, by itself
+ * @param stackDepth     frames kept per sample (1 to {@link NativeLimits#MAX_STACK_DEPTH})
+ * @param maxStacks      distinct stacks kept
+ * @param liveBudget     objects tracked through weak references; 0: no live tracking this capture
+ *                       (objects tracked by earlier captures stay tracked until {@link Sampler#clear})
+ * @param largeThreshold objects of at least this many bytes go to the large-object stratum; 0: none
+ * @param largeBudget    tracked objects of that stratum at most (G1's humongous objects)
+ */
+public record SamplerSettings(long intervalBytes, Duration duration, int stackDepth, int maxStacks, int liveBudget,
+                              long largeThreshold, int largeBudget) {
+    public SamplerSettings {
+        Objects.requireNonNull(duration, "duration");
+    }
+
+    /** Settings without a large-object stratum (its budget at the native minimum of 2). */
+    public static SamplerSettings withoutLargeStratum(long intervalBytes, Duration duration, int stackDepth, int maxStacks,
+                                                      int liveBudget) {
+        return new SamplerSettings(intervalBytes, duration, stackDepth, maxStacks, liveBudget, 0, 2);
+    }
+}
