@@ -141,25 +141,36 @@ JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_initError(JNIE
     return sampler != nullptr ? nullptr : env->NewStringUTF(initError.c_str());
 }
 
-// Returns null on success, or "<code>:<message>" with code as in StartResult.
-JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv* env, jclass, jlong interval, jlong jvmInterval,
-                                                                       jlong durationNanos, jint depth, jint maxStacks,
-                                                                       jint liveBudget, jlong largeThreshold,
-                                                                       jint largeBudget) {
-    if (sampler == nullptr) {
-        return env->NewStringUTF(("3:" + initError).c_str());
-    }
+// Returns a StartResult; for an error with a message, stores the message in detail[0] (a value
+// with a code, not a string for Java to parse).
+JNIEXPORT jint JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv* env, jclass, jlong interval, jlong jvmInterval,
+                                                                    jlong durationNanos, jint depth, jint maxStacks,
+                                                                    jint liveBudget, jlong largeThreshold,
+                                                                    jint largeBudget, jobjectArray detail) {
     std::string error;
-    LiveSettings live;
-    live.budget = liveBudget > 0 ? static_cast<uint32_t>(liveBudget) : 0;
-    live.largeThreshold = largeThreshold;
-    live.largeBudget = largeBudget > 0 ? static_cast<uint32_t>(largeBudget) : 2;
-    StartResult result = sampler->start(interval, jvmInterval, durationNanos, limitsFrom(depth, maxStacks), live, error);
-    if (result == StartResult::kOk) {
-        markAttachListener(jvmtiForGc, env);
-        return nullptr;
+    StartResult result;
+    if (sampler == nullptr) {
+        result = StartResult::kJvmtiError;
+        error = initError;
+    } else {
+        LiveSettings live;
+        live.budget = liveBudget > 0 ? static_cast<uint32_t>(liveBudget) : 0;
+        live.largeThreshold = largeThreshold;
+        live.largeBudget = largeBudget > 0 ? static_cast<uint32_t>(largeBudget) : 2;
+        result = sampler->start(interval, jvmInterval, durationNanos, limitsFrom(depth, maxStacks), live, error);
+        if (result == StartResult::kOk) {
+            markAttachListener(jvmtiForGc, env);
+            return static_cast<jint>(result);
+        }
     }
-    return env->NewStringUTF((std::to_string(static_cast<int>(result)) + ":" + error).c_str());
+    if (!error.empty() && detail != nullptr && env->GetArrayLength(detail) > 0) {
+        jstring message = env->NewStringUTF(error.c_str());
+        if (message != nullptr) {  // null: OutOfMemoryError pending, which Java then sees
+            env->SetObjectArrayElement(detail, 0, message);
+            env->DeleteLocalRef(message);
+        }
+    }
+    return static_cast<jint>(result);
 }
 
 JNIEXPORT jboolean JNICALL Java_io_heaptap_nativeagent_NativeAgent_setInterval0(JNIEnv*, jclass, jlong interval, jlong jvmInterval) {

@@ -62,20 +62,21 @@ public final class NativeAgent implements Sampler {
     public void start(SamplerSettings s) throws NativeAgentException {
         long jvmInterval = JvmSamplingInterval.forRequested(Runtime.version().feature(), s.intervalBytes());
         jvmIntervalBytes = jvmInterval;
-        String failure = start0(s.intervalBytes(), jvmInterval, s.duration().toNanos(), s.stackDepth(), s.maxStacks(), s.liveBudget(),
-                s.largeThreshold(), s.largeBudget());
-        if (failure == null) {
+        String[] detail = new String[1];
+        int code = start0(s.intervalBytes(), jvmInterval, s.duration().toNanos(), s.stackDepth(), s.maxStacks(), s.liveBudget(),
+                s.largeThreshold(), s.largeBudget(), detail);
+        if (code == START_OK) {
             return;
         }
-        int colon = failure.indexOf(':');
-        int code = Integer.parseInt(failure.substring(0, colon));
-        String detail = failure.substring(colon + 1);
+        // The codes are sampler.h's StartResult; the detail (a JVMTI error's name and where) comes apart.
         throw switch (code) {
-            case 1 -> new NativeAgentException(NativeAgentException.Reason.CAPABILITY_HELD,
+            case START_CAPABILITY_HELD -> new NativeAgentException(NativeAgentException.Reason.CAPABILITY_HELD,
                     "another JVMTI agent in this JVM (async-profiler, a Datadog or other profiler) holds the "
                             + "heap-sampling capability; stop its allocation profiling and try again");
-            case 2 -> new NativeAgentException(NativeAgentException.Reason.ALREADY_RUNNING, "a capture is already running");
-            default -> new NativeAgentException(NativeAgentException.Reason.JVMTI_ERROR, detail);
+            case START_ALREADY_RUNNING -> new NativeAgentException(NativeAgentException.Reason.ALREADY_RUNNING,
+                    "a capture is already running");
+            default -> new NativeAgentException(NativeAgentException.Reason.JVMTI_ERROR,
+                    detail[0] != null ? detail[0] : "the native agent refused to start (code " + code + ")");
         };
     }
 
@@ -277,8 +278,14 @@ public final class NativeAgent implements Sampler {
 
     private static native String initError();
 
-    private static native String start0(long intervalBytes, long jvmIntervalBytes, long durationNanos, int stackDepth, int maxStacks, int liveBudget,
-                                        long largeThreshold, int largeBudget);
+    /** sampler.h's StartResult values. */
+    static final int START_OK = 0;
+    static final int START_CAPABILITY_HELD = 1;
+    static final int START_ALREADY_RUNNING = 2;
+
+    /** Returns a StartResult code; for a JVMTI error, {@code detail[0]} says which and where. */
+    private static native int start0(long intervalBytes, long jvmIntervalBytes, long durationNanos, int stackDepth, int maxStacks, int liveBudget,
+                                        long largeThreshold, int largeBudget, String[] detail);
 
     private static native void maintainLive0();
 
