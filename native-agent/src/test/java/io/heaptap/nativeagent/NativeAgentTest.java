@@ -2,6 +2,7 @@ package io.heaptap.nativeagent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.profile.AllocationSite;
@@ -32,6 +33,21 @@ class NativeAgentTest {
     static void allocateInts(long bytes) {
         for (long done = 0; done < bytes; done += 4096 + 16) {
             sink = new int[1024];
+        }
+    }
+
+    /** The native refusal arrives as a reason (a code across JNI), not a message to parse. */
+    @Test
+    void aSecondStartIsRefusedWithItsReason() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        agent.start(SamplerSettings.withoutLargeStratum(512 * 1024, Duration.ofMinutes(1), 64, 1024, 0));
+        try {
+            NativeAgentException refused = assertThrows(NativeAgentException.class,
+                    () -> agent.start(SamplerSettings.withoutLargeStratum(512 * 1024, Duration.ofMinutes(1), 64, 1024, 0)));
+            assertEquals(NativeAgentException.Reason.ALREADY_RUNNING, refused.reason());
+            assertEquals("a capture is already running", refused.getMessage());
+        } finally {
+            agent.stop();
         }
     }
 
