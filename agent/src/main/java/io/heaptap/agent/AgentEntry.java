@@ -73,6 +73,9 @@ public final class AgentEntry {
         } finally {
             // Serving does not depend on JMX: a JVM whose MBeanServer refuses heaptap still serves HTTP.
             arguments.serve().ifPresent(http::start);
+            if (arguments.continuous() && controller.continuous() == null) {
+                controller.startContinuous(arguments.service(), "agent arguments");
+            }
         }
     }
 
