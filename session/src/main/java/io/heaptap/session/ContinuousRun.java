@@ -18,10 +18,26 @@ import java.util.Locale;
  */
 public record ContinuousRun(Instant since, long startNanos, String service, CaptureOptions options, SampleRateGovernor governor,
                             long markingsAtStart, long forcedAtStart) {
+    /** What a scrape may cost per stack in the table (decoded, then encoded as pprof; DumpCost at depth 64, rounded up). */
+    static final long SCRAPE_BYTES_PER_STACK = 4 * 1024;
+    /** What a scrape costs besides the stacks: the live table's entries and the decoder's buffers. */
+    static final long SCRAPE_FIXED_BYTES = 8L << 20;
+    static final int MIN_STACKS = 1024;
 
-    /** One line for status: since when, the service, the interval now. */
+    /**
+     * The stack budget of continuous sampling: as many stacks as a scrape can decode and encode
+     * within heaptap's heap budget when the table is full (a full table is where days of sampling
+     * end up), between {@value #MIN_STACKS} and the capture default. Samples beyond it are counted
+     * under "[other stacks]".
+     */
+    static int maxStacksFor(long heapBudgetBytes) {
+        long stacks = (heapBudgetBytes - SCRAPE_FIXED_BYTES) / SCRAPE_BYTES_PER_STACK;
+        return (int) Math.max(MIN_STACKS, Math.min(CaptureOptions.DEFAULT_MAX_STACKS, stacks));
+    }
+
+    /** One line for status: since when, the service, the interval now, the stack budget. */
     public String describe() {
-        return String.format(Locale.ROOT, "since %s, service %s, interval now %d bytes (target %,d samples/s)", since, service,
-                governor.interval(), options.sampleRate());
+        return String.format(Locale.ROOT, "since %s, service %s, interval now %d bytes (target %d samples/s), stack budget %d",
+                since, service, governor.interval(), options.sampleRate(), options.maxStacks());
     }
 }

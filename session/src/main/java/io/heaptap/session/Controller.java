@@ -207,7 +207,8 @@ public final class Controller {
     }
 
     /**
-     * Starts continuous sampling until {@link #stopContinuous}: default depth, stack and live budgets,
+     * Starts continuous sampling until {@link #stopContinuous}: default depth and live budget, a stack
+     * budget every scrape can afford within heaptap's heap budget ({@link ContinuousRun#maxStacksFor}),
      * the default sample-rate target, and counters never reset (so {@code /debug/pprof/allocs} is
      * cumulative). Refused while a capture runs or continuous sampling runs already. {@code service}
      * names the JVM in scrapes; null or blank: the main class or jar.
@@ -222,7 +223,7 @@ public final class Controller {
                     + "; stop it first, then start continuous sampling");
         }
         CaptureOptions o = new CaptureOptions(CaptureOptions.MAX_DURATION, CaptureOptions.DEFAULT_INTERVAL, CaptureOptions.DEFAULT_DEPTH,
-                CaptureOptions.DEFAULT_MAX_STACKS, true, CaptureOptions.DEFAULT_LIVE_BUDGET, CaptureOptions.DEFAULT_SAMPLE_RATE);
+                ContinuousRun.maxStacksFor(budget.bytes()), true, CaptureOptions.DEFAULT_LIVE_BUDGET, CaptureOptions.DEFAULT_SAMPLE_RATE);
         try {
             liveTracker.start();
             native_.start(o.intervalBytes(), CONTINUOUS_NATIVE_DURATION, o.stackDepth(), o.maxStacks(), o.liveBudget(),

@@ -241,6 +241,9 @@ class ControllerTest {
     void aCaptureDuringContinuousSamplingIsAWindowThatNeitherRestartsNorResetsTheSampler() throws Exception {
         sampler.allocate(10e6);
         ContinuousRun run = controller.startContinuous(null, "test");
+        assertTrue(run.options().maxStacks() >= 1024 && run.options().maxStacks() <= CaptureOptions.DEFAULT_MAX_STACKS);
+        assertEquals(14_336, ContinuousRun.maxStacksFor(64L << 20), "a full table's scrape fits heaptap's largest heap budget");
+        assertEquals(1024, ContinuousRun.maxStacksFor(8L << 20), "never fewer than 1,024 stacks");
         assertEquals(1, sampler.starts);
         assertTrue(sampler.lastDuration.compareTo(Duration.ofDays(365)) > 0, "no time box: " + sampler.lastDuration);
         assertFalse(run.service().isBlank(), "a service name from the main class or jar");
