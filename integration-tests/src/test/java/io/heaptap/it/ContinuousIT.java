@@ -240,7 +240,7 @@ class ContinuousIT {
             long nativeBytes = status.get("nativeMemoryBytes").asLong();
             System.out.println("ContinuousIT: after " + stacks + " stacks: native memory " + nativeBytes + " bytes; [other stacks] "
                     + otherStacks(p) + " objects");
-            assertTrue(nativeBytes > 0 && nativeBytes < 192L << 20, "within the documented 192 MiB bound: " + nativeBytes);
+            assertTrue(nativeBytes > 0 && nativeBytes < 64L << 20, "within 64 MiB (docs/continuous.md): " + nativeBytes);
             target.send("check");
             assertTrue(target.awaitLine("check", Duration.ofSeconds(30)).contains("oom=no"));
         }
