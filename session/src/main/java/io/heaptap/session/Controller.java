@@ -33,6 +33,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The one owner of heaptap's session in a JVM. The MXBean, the HTTP routes and (through the
@@ -507,11 +508,17 @@ public final class Controller {
      * @throws HeapBudgetException decoding and encoding would not fit heaptap's heap budget
      */
     public <T> T withProfile(LiveFilter filter, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
+        return withinBudget(() -> profileNow(filter, gc), format, use);
+    }
+
+    /** {@code make} (called holding the controller) and {@code use} within a reservation of heaptap's heap budget for both. */
+    private <T> T withinBudget(Supplier<AllocationProfile> make, ProfileFormat format,
+                               Function<AllocationProfile, T> use) {
         try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork();
              HeapBudget.Reservation reserved = reserve(format, !Thread.holdsLock(this))) {  // never wait holding the controller
             AllocationProfile profile;
             synchronized (this) {
-                profile = profileNow(filter, gc);
+                profile = make.get();
             }
             return use.apply(profile);
         } catch (OutOfMemoryError e) {
@@ -528,16 +535,7 @@ public final class Controller {
      * @throws SessionConflictException continuous sampling is off
      */
     public <T> T withContinuousProfile(LiveFilter filter, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
-        try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork();
-             HeapBudget.Reservation reserved = reserve(format, !Thread.holdsLock(this))) {
-            AllocationProfile profile;
-            synchronized (this) {
-                profile = continuousProfileNow(filter, gc);
-            }
-            return use.apply(profile);
-        } catch (OutOfMemoryError e) {
-            throw new HeapBudgetException("this JVM ran out of heap while heaptap built " + what(format) + "; " + instead);
-        }
+        return withinBudget(() -> continuousProfileNow(filter, gc), format, use);
     }
 
     private AllocationProfile continuousProfileNow(LiveFilter filter, boolean gc) {

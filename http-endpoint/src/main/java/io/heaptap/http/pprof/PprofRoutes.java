@@ -76,6 +76,8 @@ public final class PprofRoutes {
                   /debug/pprof/allocs   allocations (alloc_objects, alloc_space) and live objects (inuse_objects, inuse_space)
                   /debug/pprof/heap     the same, in-use space shown by default; ?gc=1 collects first
                 ?seconds=N returns what was allocated during the next N seconds.
+                With continuous sampling on (heaptap serve --continuous), both count everything since it began,
+                as a Go service does, for Pyroscope (Alloy) and Parca.
                 """;
         return Response.ok("text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
     }
