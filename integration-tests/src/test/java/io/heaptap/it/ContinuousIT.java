@@ -168,7 +168,15 @@ class ContinuousIT {
     void aCaptureInTheMiddleIsAWindowThatLeavesTheContinuousCountersAlone() throws Exception {
         Path dir = Paths.workDir("continuous-window");
         try (TargetJvm target = TargetJvm.start(Jdk.newest(), ScrapedAllocations.class, List.of("-Xmx1g"), "busy")) {
-            Http http = HttpIT.serve(target.pid(), "--continuous");
+            // Served without continuous sampling, a scrape with no capture fails clearly, naming the way out.
+            Http http = HttpIT.serve(target.pid());
+            Reply off = http.get("/debug/pprof/allocs");
+            HttpIT.expectError(off, 409, null);
+            assertTrue(off.text().contains("--continuous"), off.toString());
+            // serve --continuous on a JVM that serves already turns continuous sampling on.
+            HeaptapCli.Result on = HeaptapCli.run("serve", Long.toString(target.pid()), "--continuous");
+            assertEquals(0, on.exitCode(), on.toString());
+            assertTrue(on.out().contains("already serving") && on.out().contains("continuous sampling since"), on.toString());
             HeaptapCli.Result status = HeaptapCli.run("status", Long.toString(target.pid()));
             assertTrue(status.out().contains("continuous:   since"), status.toString());
             assertTrue(status.out().contains("service io.heaptap.it.workload.ScrapedAllocations"), status.toString());
