@@ -34,6 +34,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Continuous sampling ({@code serve --continuous}, {@code -javaagent:heaptap.jar=serve,continuous}) scraped
@@ -53,13 +55,18 @@ class ContinuousIT {
      * Five scrapes of /debug/pprof/allocs 3 s apart (Alloy's behaviour, at a faster cadence), with a
      * known batch allocated between each two; started from the command line as a container would.
      */
-    @Test
-    void scrapedLikeAGoServiceAndSubtractedWithPprofsOwnMerge() throws Exception {
+    static java.util.stream.Stream<Jdk> jdks() {
+        return Jdk.all().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void scrapedLikeAGoServiceAndSubtractedWithPprofsOwnMerge(Jdk jdk) throws Exception {
         Path dir = Paths.workDir("continuous-scrape");
         Path token = dir.resolve("token");
         Files.writeString(token, "continuous-scrape-token-0123456789");
         Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
-        Jdk jdk = Jdk.current();  // JDK 17: the JVM interval pinned at 8 KiB, thinned by the agent
+        // JDK 17: the JVM's interval pinned at 8 KiB, thinned by the agent; 25: the JVM's interval moves.
         String agent = "-javaagent:" + Paths.heaptapJar() + "=serve,continuous,service=orders,token-file=" + token;
         try (TargetJvm target = TargetJvm.start(jdk, ScrapedAllocations.class, List.of(agent))) {
             HeaptapCli.Result served = HeaptapCli.run("serve", Long.toString(target.pid()));
