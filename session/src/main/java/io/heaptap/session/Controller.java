@@ -241,8 +241,9 @@ public final class Controller {
         governor = null;
         forgetRecentProfile();
         long now = System.nanoTime();
+        // Escaped and cut as a client label is: anyone who can start it names it, and status prints it.
         continuous = new ContinuousRun(Instant.now(), now, service == null || service.isBlank() ? ScrapeLabels.serviceOf(target)
-                : service.strip(), o, new SampleRateGovernor(o.sampleRate(), o.intervalBytes(), native_.sampleCount(), now),
+                : clientLabel(service), o, new SampleRateGovernor(o.sampleRate(), o.intervalBytes(), native_.sampleCount(), now),
                 liveTracker.markings().completed(), liveTracker.markings().forcedCount());
         continuousGoverning = timer.scheduleAtFixedRate(this::governContinuous, GOVERNOR_PERIOD_NANOS, GOVERNOR_PERIOD_NANOS,
                 TimeUnit.NANOSECONDS);
@@ -472,7 +473,7 @@ public final class Controller {
         long memory = agent == null ? 0 : agent.nativeMemoryBytes();
         return new SessionStatus(state, startedBy, startedAt, endsAt, left, options, samples, memory, nativeError,
                 state == SessionState.IDLE ? null : gcMonitor.cost(), options == null ? 0 : currentInterval(), intervals(),
-                continuous == null ? "" : continuous.describe());
+                continuous == null ? "" : continuous.describe() + ", " + agent.sampleCount() + " samples");
     }
 
     private long currentInterval() {
