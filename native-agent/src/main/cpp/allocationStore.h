@@ -2,9 +2,15 @@
 // class) counters of samples and Poisson-weighted objects and bytes.
 //
 // One mutex guards it; it is held only for hash-table work, never across a JVMTI or JNI call.
-// Every table is bounded: a sample that does not fit is still counted (its stack replaced by a
-// "stack table full" marker) or, if even its site does not fit, counted as dropped. A sample taken
-// on a thread with no Java frame (the VM allocating for itself) is counted the same way.
+// Every table is bounded: a sample whose stack does not fit (stack or frame table full) is still
+// counted, under the "[other stacks]" pseudo-stack (kOtherStacks) of its class; one whose site does
+// not fit goes to the one site kept in reserve for it, ("[other stacks]", "[other classes]"), so
+// totals stay whole however long sampling runs. A sample taken on a thread with no Java frame (the
+// VM allocating for itself) is counted under no stack (kNone).
+//
+// Continuous sampling never resets the counters; an on-demand capture over it is a window: its
+// baseline (and, once it ended, its end) are copies of the site counters, and a window snapshot
+// writes the difference.
 #pragma once
 #include <jvmti.h>
 
@@ -46,8 +52,14 @@ class AllocationStore {
     void countStackError(uint64_t generation);
     void countAfterDeadline();
 
-    // Appends the whole profile to out, using methods for frame names.
-    void write(ByteWriter& out, MethodCache& methods);
+    // Appends the whole profile to out, using methods for frame names: every counter as it stands
+    // (window false), or the open window's difference (window true and a window open).
+    void write(ByteWriter& out, MethodCache& methods, bool window);
+
+    // A window over the counters: begin copies them as its baseline (replacing any window), end
+    // copies them as its end. startCapture and clear forget it.
+    void beginWindow();
+    void endWindow();
 
     uint64_t samples();
 
@@ -86,6 +98,19 @@ class AllocationStore {
         double bytesVariance = 0;
     };
 
+    struct Counters {
+        uint64_t samples = 0;
+        DropCounters drops;
+        std::vector<Site, PageAllocator<Site>> sites;
+    };
+    struct Window {
+        bool open = false;
+        bool ended = false;
+        Counters baseline;
+        Counters end;
+    };
+
+    Counters counters();  // a copy, under the lock
     uint32_t internStack(const jvmtiFrameInfo* frames, int32_t count, bool truncated);
     uint32_t internClass(const char* signature);
     Site* site(uint32_t stack, uint32_t klass);
@@ -113,4 +138,5 @@ class AllocationStore {
     Index<uint64_t, uint32_t> siteIndex_;  // (stack << 32 | class) -> site id
     Table<uint64_t> siteKeys_;
     Table<Site> sites_;
+    Window window_;
 };

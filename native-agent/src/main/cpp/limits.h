@@ -18,3 +18,5 @@ struct Limits {
 
 // Marks "no entry" in index fields (no stack, unknown method, no source file).
 constexpr uint32_t kNone = 0xFFFFFFFFu;
+// The stack of samples whose own stack did not fit the stack or frame table ("[other stacks]").
+constexpr uint32_t kOtherStacks = 0xFFFFFFFEu;

@@ -13,7 +13,7 @@ import java.util.List;
 /**
  * The one grammar of heaptap's agent argument string, for hands ({@code -javaagent:heaptap.jar=serve,port=8080})
  * and for the CLI ({@code capture,duration=30000ms,...,client=heaptap%20start...}): a command word, then
- * {@code ,name=value} pairs. A value holding {@code %}, {@code ,}, {@code =}, a space or any character
+ * {@code ,name=value} pairs, or bare flag words ({@code ,continuous}), which read as {@code name=true}. A value holding {@code %}, {@code ,}, {@code =}, a space or any character
  * outside printable ASCII is written as {@code %XX} escapes of its UTF-8 bytes, so free text (a client
  * name, a path with a comma) survives the trip. Which names a command takes, and their types, is the
  * business of the typed records that use this ({@link CaptureRequest}, {@link AgentReply}, {@link AgentArguments}).
@@ -79,18 +79,19 @@ public final class AgentArgumentCodec {
         for (int i = 1; i < parts.length; i++) {
             String part = parts[i].trim();
             int eq = part.indexOf('=');
-            if (eq < 1) {
+            boolean flag = eq < 0 && part.matches("[A-Za-z0-9.-]+");
+            if (eq < 1 && !flag) {
                 throw new IllegalArgumentException("heaptap agent argument '" + part + "' should be name=value");
             }
-            String name = part.substring(0, eq).trim();
-            if (values.put(name, unescape(part.substring(eq + 1).trim())) != null) {
+            String name = flag ? part : part.substring(0, eq).trim();
+            if (values.put(name, flag ? "true" : unescape(part.substring(eq + 1).trim())) != null) {
                 throw new IllegalArgumentException("heaptap agent argument '" + name + "' is given twice");
             }
         }
         return new Decoded(command, Collections.unmodifiableMap(values));
     }
 
-    static String escape(String value) {
+    public static String escape(String value) {
         StringBuilder out = new StringBuilder(value.length());
         for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
             int c = b & 0xff;

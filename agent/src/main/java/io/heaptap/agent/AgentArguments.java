@@ -9,14 +9,15 @@ import java.util.List;
 
 /**
  * The agent's argument string for serving, for start-up loading where JMX may not be wanted or dynamic
- * loading is disabled: {@code -javaagent:heaptap.jar=serve,port=8080,bind=127.0.0.1,token-file=/path,cors-origin=https://host}
+ * loading is disabled: {@code -javaagent:heaptap.jar=serve,port=8080,bind=127.0.0.1,token-file=/path,cors-origin=https://host};
+ * with {@code ,continuous} (and {@code ,service=NAME}) sampling runs from start-up until stopped, for scrapers
  * (the grammar, and its {@code %XX} escapes, are {@link AgentArgumentCodec}'s). An empty string means
  * dormant: nothing serves and nothing samples until asked. The CLI's {@link CaptureRequest} is the
  * other command; {@link AgentEntry} tells them apart.
  */
-record AgentArguments(Optional<ServeOptions> serve) {
-    static final AgentArguments DORMANT = new AgentArguments(Optional.empty());
-    private static final List<String> SERVE_NAMES = List.of("port", "bind", "token-file", "cors-origin");
+record AgentArguments(Optional<ServeOptions> serve, boolean continuous, String service) {
+    static final AgentArguments DORMANT = new AgentArguments(Optional.empty(), false, null);
+    private static final List<String> SERVE_NAMES = List.of("port", "bind", "token-file", "cors-origin", "continuous", "service");
 
     static AgentArguments parse(String args) {
         if (args == null || args.isBlank()) {
@@ -28,13 +29,18 @@ record AgentArguments(Optional<ServeOptions> serve) {
     static AgentArguments parse(AgentArgumentCodec.Decoded decoded) {
         if (!decoded.command().equals("serve")) {
             throw new IllegalArgumentException("unknown heaptap agent argument '" + decoded.command()
-                    + "' (expected nothing, or serve[,port=N][,bind=ADDRESS][,token-file=PATH][,cors-origin=URL])");
+                    + "' (expected nothing, or serve[,port=N][,bind=ADDRESS][,token-file=PATH][,cors-origin=URL][,continuous][,service=NAME])");
         }
         decoded.onlyNames(SERVE_NAMES);
         String port = decoded.values().get("port");
         String token = decoded.values().get("token-file");
+        boolean continuous = decoded.values().containsKey("continuous") && decoded.flag("continuous");
+        String service = decoded.values().get("service");
+        if (service != null && !continuous) {
+            throw new IllegalArgumentException("service=" + service + " names continuous sampling's scrapes: add ,continuous");
+        }
         return new AgentArguments(Optional.of(new ServeOptions(decoded.values().get("bind"), port == null ? 0 : port(port),
-                token == null ? null : TokenFile.read(Path.of(token)), decoded.values().get("cors-origin"))));
+                token == null ? null : TokenFile.read(Path.of(token)), decoded.values().get("cors-origin"))), continuous, service);
     }
 
     private static int port(String value) {

@@ -5,7 +5,9 @@ import io.heaptap.session.Version;
 import io.heaptap.http.HttpEndpoint;
 import io.heaptap.jmx.HeaptapNotifications;
 import io.heaptap.jmx.MBeanRegistration;
+import io.heaptap.session.AgentUnavailableException;
 import io.heaptap.session.Controller;
+import io.heaptap.session.SessionConflictException;
 
 import java.lang.instrument.Instrumentation;
 import java.time.Instant;
@@ -60,6 +62,10 @@ public final class AgentEntry {
         }
         try {
             start(arguments);
+        } catch (SessionConflictException | AgentUnavailableException e) {
+            // Serving started; continuous sampling was refused (another profiler holds the capability, no native agent).
+            System.err.println("heaptap: not sampling continuously: " + e.getMessage());
+            throw e;
         } catch (IllegalStateException e) {
             System.err.println("heaptap: not serving: " + e.getMessage());
             throw e;
@@ -73,6 +79,9 @@ public final class AgentEntry {
         } finally {
             // Serving does not depend on JMX: a JVM whose MBeanServer refuses heaptap still serves HTTP.
             arguments.serve().ifPresent(http::start);
+            if (arguments.continuous() && controller.continuous() == null) {
+                controller.startContinuous(arguments.service(), "agent arguments");
+            }
         }
     }
 

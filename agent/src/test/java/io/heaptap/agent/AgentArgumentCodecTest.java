@@ -1,6 +1,7 @@
 package io.heaptap.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,8 +35,21 @@ class AgentArgumentCodecTest {
     }
 
     @Test
+    void continuousIsABareFlagAndServiceNeedsIt() {
+        AgentArguments a = AgentArguments.parse("serve,continuous,service=orders%2Ceu,port=0");
+        assertTrue(a.continuous());
+        assertEquals("orders,eu", a.service());
+        assertTrue(a.serve().isPresent());
+        assertFalse(AgentArguments.parse("serve,port=0").continuous());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentArguments.parse("serve,service=orders"))
+                .getMessage().contains("add ,continuous"));
+    }
+
+    @Test
     void malformedInputIsRefusedWithTheReason() {
-        assertThrows(IllegalArgumentException.class, () -> AgentArgumentCodec.decode("serve,port"));
+        // A bare word is a flag (name=true): read as a number it is refused.
+        assertThrows(IllegalArgumentException.class, () -> AgentArgumentCodec.decode("serve,port").number("port"));
+        assertThrows(IllegalArgumentException.class, () -> AgentArgumentCodec.decode("serve,a b"));
         assertThrows(IllegalArgumentException.class, () -> AgentArgumentCodec.decode("serve,=1"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentArgumentCodec.decode("serve,port=1,port=2"))
                 .getMessage().contains("twice"));

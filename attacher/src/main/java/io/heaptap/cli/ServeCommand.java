@@ -1,5 +1,6 @@
 package io.heaptap.cli;
 
+import io.heaptap.agent.AgentArgumentCodec;
 import io.heaptap.attach.AgentConnection;
 import io.heaptap.attach.MBeanRefusedException;
 import io.heaptap.attach.Target;
@@ -39,12 +40,23 @@ final class ServeCommand extends TargetCommand {
     @Option(names = "--stop", description = "Stop the endpoint instead.")
     boolean stop;
 
+    @Option(names = "--continuous", description = "Also sample continuously until stopped, for Pyroscope/Alloy and Parca:"
+            + " /debug/pprof/allocs is then cumulative, as a Go service serves it (see docs/continuous.md).")
+    boolean continuous;
+
+    @Option(names = "--service", paramLabel = "NAME", description = "With --continuous: the service name scrapes carry"
+            + " (default: the main class or jar).")
+    String service;
+
     private ServeOptions options;
 
     @Override
     void validate() {
         if (stop) {
             return;
+        }
+        if (service != null && !continuous) {
+            throw new HeaptapException(ExitCode.USAGE, "--service names continuous sampling's scrapes: add --continuous");
         }
         try {
             options = new ServeOptions(bind, port, tokenFile == null ? null : TokenFile.read(tokenFile), corsOrigin);
@@ -70,6 +82,12 @@ final class ServeCommand extends TargetCommand {
         if (options.allowOrigin() != null) {
             args.append(",cors-origin=").append(options.allowOrigin());
         }
+        if (continuous) {
+            args.append(",continuous");
+            if (service != null) {
+                args.append(",service=").append(AgentArgumentCodec.escape(service));
+            }
+        }
         AgentConnection.Served served = AgentConnection.serveWithoutJmx(t, args.toString());
         System.out.println("pid " + t.pid() + ": serving at " + served.url());
         printCredential(served.url(), served.tokenFile());
@@ -89,12 +107,25 @@ final class ServeCommand extends TargetCommand {
         if (!running.isEmpty()) {
             System.out.println("pid " + pid + ": already serving at " + running);
             printCredential(running, h.getHttpTokenFile());
-            return ExitCode.OK;
+            return startContinuous(h, pid);
         }
         String url = h.startServing(options.bind(), options.port(), options.token() == null ? "" : options.token(),
                 options.allowOrigin() == null ? "" : options.allowOrigin());
         System.out.println("pid " + pid + ": serving at " + url);
         printCredential(url, h.getHttpTokenFile());
+        return startContinuous(h, pid);
+    }
+
+    private ExitCode startContinuous(HeaptapMXBean h, long pid) {
+        if (!continuous) {
+            return ExitCode.OK;
+        }
+        String running = h.getContinuous();
+        if (!running.isEmpty()) {
+            System.out.println("pid " + pid + ": continuous sampling runs already, " + running);
+            return ExitCode.OK;
+        }
+        System.out.println("pid " + pid + ": continuous sampling " + h.startContinuous(service == null ? "" : service));
         return ExitCode.OK;
     }
 

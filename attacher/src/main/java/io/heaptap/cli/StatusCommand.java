@@ -27,6 +27,7 @@ final class StatusCommand extends TargetCommand {
         Terminal.printf("started at:   %s%n", s.getStartTime().isEmpty() ? "-" : s.getStartTime());
         Terminal.printf("time left:    %.1fs%n", s.getTimeLeftMillis() / 1000.0);
         Terminal.printf("interval:     %s, depth %d%n", s.getSampling(), s.getStackDepth());
+        Terminal.printf("continuous:   %s%n", s.getContinuous().isEmpty() ? "off" : s.getContinuous());
         if (s.getProfileError().isEmpty()) {
             List<String> live = s.isLiveTracking() || s.getTrackedObjects() > 0 ? s.getLiveReport() : List.of();
             Terminal.printf("samples:      %,d (dropped %,d)%n", s.getSamples(), s.getSamplesDropped());

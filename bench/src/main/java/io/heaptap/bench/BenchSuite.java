@@ -312,7 +312,7 @@ public final class BenchSuite {
     }
 
     private List<Tool> tools() {
-        List<Tool> all = List.of(Tool.heaptapDefault(true), Tool.heaptap("512k", false), Tool.heaptap("512k", true),
+        List<Tool> all = List.of(Tool.heaptapDefault(true), Tool.heaptapContinuous(), Tool.heaptap("512k", false), Tool.heaptap("512k", true),
                 Tool.heaptap("64k", true), Tool.jfrProfile(), Tool.asyncProfiler(asyncProfiler, "alloc", "512k", false),
                 Tool.asyncProfiler(asyncProfiler, "alloc", "512k", true));
         return toolPrefixes == null ? all : all.stream().filter(t -> toolPrefixes.stream().anyMatch(t.name()::startsWith)).toList();

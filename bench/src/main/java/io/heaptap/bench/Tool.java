@@ -32,6 +32,17 @@ record Tool(String name, String description, Action on, Action off) {
                 (t, c) -> c.heaptap("stop", Long.toString(t.pid())));
     }
 
+    /**
+     * heaptap's continuous mode, as a fleet runs it: {@code serve --continuous} (the default sample-rate
+     * target, live tracking, no time box). Its "off" stops only the endpoint: sampling goes on, so the
+     * after-stop column shows continuous sampling still running, unscraped.
+     */
+    static Tool heaptapContinuous() {
+        return new Tool("heaptap continuous", "heaptap serve --continuous (default sample-rate target, live tracking, until stopped)",
+                (t, c) -> c.heaptap("serve", Long.toString(t.pid()), "--continuous"),
+                (t, c) -> c.heaptap("serve", Long.toString(t.pid()), "--stop"));
+    }
+
     static Tool jfrProfile() {
         return new Tool("JFR profile", "JFR.start settings=profile (ObjectAllocationSample throttled, OldObjectSample on)",
                 (t, c) -> c.run(List.of(t.jdk.bin("jcmd").toString(), Long.toString(t.pid()), "JFR.start", "name=bench",

@@ -249,6 +249,21 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
+    public String getContinuous() {
+        return read().getContinuous();
+    }
+
+    @Override
+    public String startContinuous(String service) {
+        return controller.startContinuous(service, "jmx").describe();
+    }
+
+    @Override
+    public void stopContinuous() {
+        controller.stopContinuous();
+    }
+
+    @Override
     public void start(String duration, String interval, boolean live) {
         start(duration, interval, CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS, live,
                 CaptureOptions.DEFAULT_LIVE_BUDGET, "jmx");

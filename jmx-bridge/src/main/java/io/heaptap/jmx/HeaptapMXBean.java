@@ -195,6 +195,17 @@ public interface HeaptapMXBean {
     @Description("Stops heaptap's HTTP endpoint; returns whether it was serving")
     boolean stopServing();
 
+    @Description("Continuous sampling (for Pyroscope/Alloy and Parca scraping /debug/pprof): since when, the service, the"
+            + " interval now; empty when off")
+    String getContinuous();
+
+    @Description("Starts continuous sampling until stopContinuous: /debug/pprof/allocs becomes cumulative since now and is"
+            + " never reset; captures meanwhile are windows over it. Returns what getContinuous then says")
+    String startContinuous(@Description(name = "service", value = "The service name scrapes carry; empty: the main class or jar") String service);
+
+    @Description("Stops continuous sampling (and a capture running over it); harmless when off")
+    void stopContinuous();
+
     @Description("How is it held? Reference chains from a GC root or static field to the oldest tracked objects of a site,"
             + " one line each. WARNING: the heap walk pauses the application (at most timeLimit)")
     List<String> referencePaths(@Description(name = "site", value = "Allocated type (byte[]) or allocating method (OrderCache.put), a substring") String site,

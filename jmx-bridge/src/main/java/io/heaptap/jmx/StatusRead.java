@@ -108,6 +108,11 @@ final class StatusRead implements StatusView {
     }
 
     @Override
+    public String getContinuous() {
+        return session.continuous();
+    }
+
+    @Override
     public int getStackDepth() {
         CaptureOptions o = session.options();
         return o == null ? 0 : o.stackDepth();

@@ -23,6 +23,8 @@ public interface StatusView {
 
     String getSampling();
 
+    String getContinuous();
+
     int getStackDepth();
 
     boolean isLiveTracking();

@@ -156,9 +156,30 @@ public final class NativeAgent implements Sampler {
      * snapshot a chunk at a time.
      */
     public NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) throws IOException {
-        try (RawSnapshot raw = openSnapshot(proof)) {
+        try (RawSnapshot raw = open(proof, false)) {
             return NativeSnapshot.read(raw.stream(), filter, raw.proof());
         }
+    }
+
+    /** As {@link #snapshot}, but every counter as it stands, whatever window is open (continuous sampling's view). */
+    public NativeSnapshot cumulativeSnapshot(LiveFilter filter, LiveProof proof) throws IOException {
+        try (RawSnapshot raw = open(proof, true)) {
+            return NativeSnapshot.read(raw.stream(), filter, raw.proof());
+        }
+    }
+
+    /**
+     * Opens a window over the counters (continuous sampling's on-demand capture): from now on
+     * {@link #snapshot} and {@link #openSnapshot} show what was counted since, and after
+     * {@link #endWindow} until its end. Replaces any window; nothing is reset.
+     */
+    public void beginWindow() {
+        window0(0);
+    }
+
+    /** Freezes the open window's end: its snapshots no longer grow. */
+    public void endWindow() {
+        window0(1);
     }
 
     /**
@@ -170,9 +191,13 @@ public final class NativeAgent implements Sampler {
      * @throws IOException the agent holds as many snapshots as it can: close one, or wait
      */
     public RawSnapshot openSnapshot(LiveProof proof) throws IOException {
+        return open(proof, false);
+    }
+
+    private RawSnapshot open(LiveProof proof, boolean cumulative) throws IOException {
         java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
         long usedBefore = memory.getHeapMemoryUsage().getUsed();
-        long handle = snapshotOpen0();
+        long handle = snapshotOpen0(cumulative);
         if (handle < 0) {
             throw new IOException("the native agent holds " + MAX_OPEN_SNAPSHOTS + " snapshots already; try again when a dump ends");
         }
@@ -309,7 +334,9 @@ public final class NativeAgent implements Sampler {
 
     private static native long memory0();
 
-    private static native long snapshotOpen0();
+    private static native long snapshotOpen0(boolean cumulative);
+
+    private static native void window0(int action);
 
     private static native long snapshotSize0(long handle);
 

@@ -35,6 +35,12 @@ public interface Sampler {
 
     NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) throws IOException;
 
+    NativeSnapshot cumulativeSnapshot(LiveFilter filter, LiveProof proof) throws IOException;
+
+    void beginWindow();
+
+    void endWindow();
+
     RawSnapshot openSnapshot(LiveProof proof) throws IOException;
 
     TableSizes tableSizes();

@@ -23,6 +23,8 @@ final class SnapshotDecoder {
     static final int MAGIC = 0x48544150;  // "HTAP"
     static final int VERSION = 4;
     static final int NONE = 0xFFFFFFFF;  // kNone
+    static final int OTHER_STACKS = 0xFFFFFFFE;  // kOtherStacks: samples whose stack did not fit the tables
+    static final List<Frame> OTHER_STACKS_FRAMES = List.of(Frame.synthetic("[other stacks]"));
     static final Frame UNKNOWN_METHOD = Frame.synthetic("[unknown-method]");
 
     private SnapshotDecoder() {
@@ -149,8 +151,9 @@ final class SnapshotDecoder {
         List<AllocationSite> sites = new ArrayList<>(siteCount);
         for (int i = 0; i < siteCount; i++) {
             RawSite r = raw.get(i);
-            boolean noStack = r.stack() == NONE;
-            sites.add(new AllocationSite(noStack ? List.of() : stacks.get(r.stack()), !noStack && truncated[r.stack()], r.type(),
+            boolean noStack = r.stack() == NONE || r.stack() == OTHER_STACKS;
+            sites.add(new AllocationSite(r.stack() == NONE ? List.of() : noStack ? OTHER_STACKS_FRAMES : stacks.get(r.stack()),
+                    !noStack && truncated[r.stack()], r.type(),
                     r.samples(), r.objects(), r.bytes(), r.objectsVariance(), r.bytesVariance(), LiveStats.of(tracked.get(i))));
         }
         LiveInfo live = new LiveInfo(liveEnabled, budget, liveCount, keep, admitted, skipped + refFailures, thinnings, thinned,

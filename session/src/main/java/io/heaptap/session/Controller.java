@@ -34,6 +34,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The one owner of heaptap's session in a JVM. The MXBean, the HTTP routes and (through the
@@ -88,6 +89,14 @@ public final class Controller {
     /** Moves the interval of a capture with a sample-rate target; null for a fixed interval. */
     private SampleRateGovernor governor;
     private ScheduledFuture<?> governing;
+    /** Continuous sampling, or null when off; while it runs a capture is a window over it. */
+    private ContinuousRun continuous;
+    private ScheduledFuture<?> continuousGoverning;
+    /** The sampler's sample count when the current or last window began, and when it ended (-1 while it runs). */
+    private long windowSamplesAtStart;
+    private long windowSamplesAtEnd = -1;
+    /** Nominal native time box of continuous sampling: it runs until stopped (100 years). */
+    static final Duration CONTINUOUS_NATIVE_DURATION = Duration.ofDays(36_500);
 
     public Controller() {
         this(DumpDirectory.forThisJvm());
@@ -135,6 +144,9 @@ public final class Controller {
             throw new SessionConflictException("a capture is already running: started by " + startedBy + " at " + startedAt
                     + ", ends at " + startedAt.plus(options.duration()) + "; stop it first or wait");
         }
+        if (continuous != null) {
+            return startWindow(native_, requested, client);
+        }
         try {
             if (requested.live()) {
                 liveTracker.start();
@@ -145,6 +157,8 @@ public final class Controller {
             throw new SessionConflictException(e.getMessage());
         }
         gcMonitor.start();
+        windowSamplesAtStart = 0;
+        windowSamplesAtEnd = -1;
         markingsAtStart = liveTracker.markings().completed();
         forcedAtStart = liveTracker.markings().forcedCount();
         options = requested;
@@ -165,6 +179,113 @@ public final class Controller {
         SessionStatus started = status();
         listeners.forEach(l -> l.captureStarted(started));
         return started;
+    }
+
+    /**
+     * A capture while continuous sampling runs: a window over the same sampler, which is neither
+     * restarted nor reset. It keeps the continuous depth (another is refused: stacks of two depths
+     * would not add up), and runs at the continuous sample-rate target and live budget whatever it
+     * asked for (the status and the profile say the intervals in force). Its profile is what was
+     * counted between its start and its end (native baseline copies), its time box its own.
+     */
+    private SessionStatus startWindow(Sampler native_, CaptureOptions requested, String client) {
+        int depth = continuous.options().stackDepth();
+        if (requested.stackDepth() != depth) {
+            throw new SessionConflictException("continuous sampling runs at stack depth " + depth + " and a capture during it"
+                    + " is a window over the same sampler: ask for depth " + depth + " (--depth " + depth + "), or stop"
+                    + " continuous sampling first");
+        }
+        native_.beginWindow();
+        windowSamplesAtStart = native_.sampleCount();
+        windowSamplesAtEnd = -1;
+        gcMonitor.start();
+        markingsAtStart = liveTracker.markings().completed();
+        forcedAtStart = liveTracker.markings().forcedCount();
+        options = requested;
+        startedBy = clientLabel(client);
+        startedAt = Instant.now();
+        startNanos = System.nanoTime();
+        state = SessionState.RECORDING;
+        forgetRecentProfile();
+        cancelGoverning();
+        governor = continuous.governor();  // the window reports the continuous interval; only continuous governs it
+        deadline = timer.schedule(this::timeBoxEnded, requested.duration().toNanos(), TimeUnit.NANOSECONDS);
+        SessionStatus started = status();
+        listeners.forEach(l -> l.captureStarted(started));
+        return started;
+    }
+
+    /**
+     * Starts continuous sampling until {@link #stopContinuous}: default depth and live budget, a stack
+     * budget every scrape can afford within heaptap's heap budget ({@link ContinuousRun#maxStacksFor}),
+     * the default sample-rate target, and counters never reset (so {@code /debug/pprof/allocs} is
+     * cumulative). Refused while a capture runs or continuous sampling runs already. {@code service}
+     * names the JVM in scrapes; null or blank: the main class or jar.
+     */
+    public synchronized ContinuousRun startContinuous(String service, String client) {
+        Sampler native_ = requireAgent();
+        if (continuous != null) {
+            throw new SessionConflictException("continuous sampling runs already, " + continuous.describe());
+        }
+        if (state == SessionState.RECORDING) {
+            throw new SessionConflictException("a capture is running: started by " + startedBy + " at " + startedAt
+                    + "; stop it first, then start continuous sampling");
+        }
+        CaptureOptions o = new CaptureOptions(CaptureOptions.MAX_DURATION, CaptureOptions.DEFAULT_INTERVAL, CaptureOptions.DEFAULT_DEPTH,
+                ContinuousRun.maxStacksFor(budget.bytes()), true, CaptureOptions.DEFAULT_LIVE_BUDGET, CaptureOptions.DEFAULT_SAMPLE_RATE);
+        try {
+            liveTracker.start();
+            native_.start(new SamplerSettings(o.intervalBytes(), CONTINUOUS_NATIVE_DURATION, o.stackDepth(), o.maxStacks(),
+                    o.liveBudget(), largeObjects.threshold(), largeObjects.budget()));
+        } catch (NativeAgentException e) {
+            throw new SessionConflictException(e.getMessage());
+        }
+        // The counters start from zero: an earlier capture's profile is gone.
+        rawDumps.closeAll();
+        state = SessionState.IDLE;
+        options = null;
+        startedBy = null;
+        startedAt = null;
+        governor = null;
+        forgetRecentProfile();
+        long now = System.nanoTime();
+        // Escaped and cut as a client label is: anyone who can start it names it, and status prints it.
+        continuous = new ContinuousRun(Instant.now(), now, service == null || service.isBlank() ? ScrapeLabels.serviceOf(target)
+                : clientLabel(service), o, new SampleRateGovernor(o.sampleRate(), o.intervalBytes(), native_.sampleCount(), now),
+                liveTracker.markings().completed(), liveTracker.markings().forcedCount());
+        allocationRate.next(now);
+        continuousGoverning = timer.scheduleAtFixedRate(this::governContinuous, GOVERNOR_PERIOD_NANOS, GOVERNOR_PERIOD_NANOS,
+                TimeUnit.NANOSECONDS);
+        return continuous;
+    }
+
+    /** Ends continuous sampling (and a window over it). The last window's profile stays. Harmless when off. */
+    public synchronized void stopContinuous() {
+        if (continuous == null) {
+            return;
+        }
+        if (state == SessionState.RECORDING) {
+            stopSampling("continuous sampling stopped");
+        }
+        continuousGoverning.cancel(false);
+        continuousGoverning = null;
+        agent.stop();
+        continuous = null;
+    }
+
+    /** Continuous sampling now, or null when off. */
+    public synchronized ContinuousRun continuous() {
+        return continuous;
+    }
+
+    private synchronized void governContinuous() {
+        if (continuous == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        long next = continuous.governor().next(agent.sampleCount(), now);
+        // Every reading: before JDK 25 the JVM's own interval also follows the allocation rate (JvmSamplingInterval).
+        agent.setInterval(next, allocationRate.next(now));
     }
 
     /**
@@ -220,7 +341,12 @@ public final class Controller {
     }
 
     private void stopSampling(String reason) {
-        agent.stop();
+        if (continuous != null) {
+            agent.endWindow();  // continuous sampling goes on; the window's counters stop here
+            windowSamplesAtEnd = agent.sampleCount();
+        } else {
+            agent.stop();
+        }
         cancelGoverning();
         stopNanos = System.nanoTime();
         gcMonitor.stop();
@@ -313,8 +439,15 @@ public final class Controller {
         return dumpDirectory.write(fileName, dump(format, filter, gc));
     }
 
-    /** Forgets everything and returns to idle. Harmless when idle. */
+    /**
+     * Forgets everything and returns to idle. Harmless when idle. Refused while continuous sampling
+     * runs: scrapers rely on its counters never going back (stop it first).
+     */
     public synchronized void reset() {
+        if (continuous != null) {
+            throw new SessionConflictException("continuous sampling runs (" + continuous.describe() + ") and its counters are"
+                    + " never reset, so scrapers can subtract them; stop a capture with stop, or stop continuous sampling first");
+        }
         leakWatch.forget();
         if (deadline != null) {
             deadline.cancel(false);
@@ -328,6 +461,8 @@ public final class Controller {
             agent.clear();
         }
         gcMonitor.reset();
+        windowSamplesAtStart = 0;
+        windowSamplesAtEnd = -1;
         state = SessionState.IDLE;
         forgetRecentProfile();
         options = null;
@@ -340,10 +475,12 @@ public final class Controller {
         long left = state == SessionState.RECORDING
                 ? Math.max(0, options.duration().toMillis() - Duration.ofNanos(System.nanoTime() - startNanos).toMillis())
                 : 0;
-        long samples = state == SessionState.IDLE ? 0 : agent.sampleCount();
+        long samples = state == SessionState.IDLE ? 0
+                : (windowSamplesAtEnd >= 0 ? windowSamplesAtEnd : agent.sampleCount()) - windowSamplesAtStart;
         long memory = agent == null ? 0 : agent.nativeMemoryBytes();
         return new SessionStatus(state, startedBy, startedAt, endsAt, left, options, samples, memory, nativeError,
-                state == SessionState.IDLE ? null : gcMonitor.cost(), options == null ? 0 : currentInterval(), intervals());
+                state == SessionState.IDLE ? null : gcMonitor.cost(), options == null ? 0 : currentInterval(), intervals(),
+                continuous == null ? "" : continuous.describe() + ", " + agent.sampleCount() + " samples");
     }
 
     private long currentInterval() {
@@ -355,8 +492,9 @@ public final class Controller {
         if (options == null) {
             return null;
         }
+        int rate = continuous != null && governor == continuous.governor() ? continuous.options().sampleRate() : options.sampleRate();
         return governor == null ? IntervalRange.fixed(options.intervalBytes())
-                : new IntervalRange(governor.minInterval(), governor.maxInterval(), options.sampleRate());
+                : new IntervalRange(governor.minInterval(), governor.maxInterval(), rate);
     }
 
     /**
@@ -378,17 +516,65 @@ public final class Controller {
      * @throws HeapBudgetException decoding and encoding would not fit heaptap's heap budget
      */
     public <T> T withProfile(LiveFilter filter, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
+        return withinBudget(() -> profileNow(filter, gc), format, use);
+    }
+
+    /** {@code make} (called holding the controller) and {@code use} within a reservation of heaptap's heap budget for both. */
+    private <T> T withinBudget(Supplier<AllocationProfile> make, ProfileFormat format,
+                               Function<AllocationProfile, T> use) {
         try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork();
              HeapBudget.Reservation reserved = reserve(format, !Thread.holdsLock(this))) {  // never wait holding the controller
             AllocationProfile profile;
             synchronized (this) {
-                profile = profileNow(filter, gc);
+                profile = make.get();
             }
             return use.apply(profile);
         } catch (OutOfMemoryError e) {
             // Everything built for the request is unreachable again: the application keeps its heap.
             throw new HeapBudgetException("this JVM ran out of heap while heaptap built " + what(format) + "; " + instead);
         }
+    }
+
+    /**
+     * Continuous sampling's profile, cumulative since it began (whatever window runs), with the live
+     * set now, handed to {@code use} within heaptap's heap budget as {@link #withProfile} does; its
+     * time stamp is now and its duration the time since continuous sampling began.
+     *
+     * @throws SessionConflictException continuous sampling is off
+     */
+    public <T> T withContinuousProfile(LiveFilter filter, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
+        return withinBudget(() -> continuousProfileNow(filter, gc), format, use);
+    }
+
+    private AllocationProfile continuousProfileNow(LiveFilter filter, boolean gc) {
+        ContinuousRun run = continuous;
+        if (run == null) {
+            throw new SessionConflictException("continuous sampling is off: start it with 'heaptap serve --continuous " + target.pid()
+                    + "' or -javaagent:heaptap.jar=serve,continuous");
+        }
+        List<String> warnings = new ArrayList<>();
+        if (gc && forceFullGc() < 0) {
+            warnings.add("the forced full collection was refused by the JVM: nothing new is proven live by it");
+        }
+        MarkingClock clock = liveTracker.markings();
+        LiveProof proof = new LiveProof(clock.provenBeforeNanos(), clock.markings(run.markingsAtStart(), run.forcedAtStart()), gc,
+                clock.trackingHoldsAll());
+        NativeSnapshot snapshot;
+        try {
+            snapshot = requireAgent().cumulativeSnapshot(filter, proof);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
+        SampleRateGovernor g = run.governor();
+        DumpHeader header = new DumpHeader(target, run.since(), System.nanoTime() - run.startNanos(), warnings, null, proof,
+                new IntervalRange(g.minInterval(), g.maxInterval(), run.options().sampleRate()));
+        return header.profile(snapshot);
+    }
+
+    /** The labels continuous scrapes carry, or null when continuous sampling is off. */
+    public synchronized ScrapeLabels scrapeLabels() {
+        return continuous == null ? null : ScrapeLabels.of(continuous, target);
     }
 
     private HeapBudget.Reservation reserve(ProfileFormat format, boolean wait) {

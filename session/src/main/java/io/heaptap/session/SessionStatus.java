@@ -22,10 +22,23 @@ import java.util.Locale;
  * @param gc             what the garbage collector cost during the current (so far) or last capture; null when idle
  * @param intervalBytes  the sampling interval in force now (the last one when stopped); 0 when idle
  * @param intervals      every interval the current or last capture ran at; null when idle
+ * @param continuous     continuous sampling in one line (since when, the service, the interval now); "" when off.
+ *                       While it runs, a capture is a window over it and {@code samples} are the window's.
  */
 public record SessionStatus(SessionState state, String startedBy, Instant startedAt, Instant endsAt, long timeLeftMillis,
                             CaptureOptions options, long samples, long nativeMemory, String nativeError, GcCost gc,
-                            long intervalBytes, IntervalRange intervals) {
+                            long intervalBytes, IntervalRange intervals, String continuous) {
+    public SessionStatus {
+        continuous = continuous == null ? "" : continuous;
+    }
+
+    /** Without continuous sampling. */
+    public SessionStatus(SessionState state, String startedBy, Instant startedAt, Instant endsAt, long timeLeftMillis,
+                         CaptureOptions options, long samples, long nativeMemory, String nativeError, GcCost gc,
+                         long intervalBytes, IntervalRange intervals) {
+        this(state, startedBy, startedAt, endsAt, timeLeftMillis, options, samples, nativeMemory, nativeError, gc, intervalBytes,
+                intervals, "");
+    }
 
     /** The sampling in words: {@code 512.0 KiB (fixed)}, or the interval now, its range and the target; {@code -} when idle. */
     public String describeSampling() {

@@ -13,6 +13,7 @@ import io.heaptap.profile.Markings;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +57,7 @@ class ControllerTest {
 
     @AfterEach
     void reset() {
+        controller.stopContinuous();
         controller.reset();  // stops the live tracker's thread and the fake's sampling
     }
 
@@ -227,6 +229,66 @@ class ControllerTest {
         assertEquals(64 * 1024, controller.status().intervalBytes());
         controller.stop();
         assertEquals(moves, sampler.intervalsSet.size(), "nothing moved a fixed interval");
+    }
+
+    /**
+     * Continuous sampling runs with no time box under the sample-rate target; a capture meanwhile is a
+     * window over it (a native baseline, then an end), never a restart, a stop or a reset of the
+     * sampler; reset is refused while it runs, a different depth is refused, and the window reports
+     * the continuous intervals.
+     */
+    @Test
+    void aCaptureDuringContinuousSamplingIsAWindowThatNeitherRestartsNorResetsTheSampler() throws Exception {
+        sampler.allocate(10e6);
+        ContinuousRun run = controller.startContinuous(null, "test");
+        assertTrue(run.options().maxStacks() >= 1024 && run.options().maxStacks() <= CaptureOptions.DEFAULT_MAX_STACKS);
+        assertEquals(14_336, ContinuousRun.maxStacksFor(64L << 20), "a full table's scrape fits heaptap's largest heap budget");
+        assertEquals(1024, ContinuousRun.maxStacksFor(8L << 20), "never fewer than 1,024 stacks");
+        assertEquals(1, sampler.starts);
+        assertTrue(sampler.lastDuration.compareTo(Duration.ofDays(365)) > 0, "no time box: " + sampler.lastDuration);
+        assertFalse(run.service().isBlank(), "a service name from the main class or jar");
+        assertTrue(controller.status().continuous().startsWith("since " + run.since()), controller.status().continuous());
+        assertEquals(SessionState.IDLE, controller.status().state(), "no capture yet");
+        assertTrue(assertThrows(SessionConflictException.class, () -> controller.startContinuous("x", "again")).getMessage()
+                .contains("runs already"));
+        awaitInterval(i -> i == SampleRateGovernor.FLOOR, "continuous sampling follows the sample-rate target");
+        AllocationProfile cumulative = controller.withContinuousProfile(LiveFilter.NONE, false, null, p -> p);
+        assertEquals(run.since(), cumulative.info().startedAt(), "cumulative since continuous sampling began");
+        assertTrue(cumulative.info().intervals().adaptive());
+
+        controller.start(capture(Duration.ofMillis(300)), "cli");
+        assertEquals("started", nextEvent());
+        assertEquals(List.of("begin"), sampler.windowCalls);
+        assertEquals(SessionState.RECORDING, controller.status().state());
+        assertTrue(controller.status().intervals().adaptive(), "the window runs at the continuous target, not its 64 KiB");
+        assertEquals("ended: time box ended", nextEvent());
+        assertEquals(List.of("begin", "end"), sampler.windowCalls);
+        assertEquals(1, sampler.starts, "never restarted");
+        assertEquals(0, sampler.stops, "never stopped");
+        assertTrue(sampler.sampling, "continuous sampling goes on after the window");
+        assertEquals(SessionState.STOPPED, controller.status().state());
+        assertEquals(controller.status().startedAt(), controller.profile(LiveFilter.NONE, false).info().startedAt(),
+                "the capture's own profile is its window");
+
+        CaptureOptions deeper = new CaptureOptions(Duration.ofMinutes(1), 64 * 1024, 128, CaptureOptions.DEFAULT_MAX_STACKS, true,
+                CaptureOptions.DEFAULT_LIVE_BUDGET);
+        SessionConflictException depth = assertThrows(SessionConflictException.class, () -> controller.start(deeper, "cli"));
+        assertTrue(depth.getMessage().contains("depth 64"), depth.getMessage());
+        SessionConflictException reset = assertThrows(SessionConflictException.class, controller::reset);
+        assertTrue(reset.getMessage().contains("never reset"), reset.getMessage());
+        assertEquals(0, sampler.clears);
+
+        controller.start(capture(Duration.ofMinutes(10)), "cli");
+        assertEquals("started", nextEvent());
+        controller.stopContinuous();
+        assertEquals("ended: continuous sampling stopped", nextEvent(), "stopping continuous sampling ends its window");
+        assertEquals(1, sampler.stops);
+        assertEquals("", controller.status().continuous());
+        SessionConflictException off = assertThrows(SessionConflictException.class,
+                () -> controller.withContinuousProfile(LiveFilter.NONE, false, null, p -> p));
+        assertTrue(off.getMessage().contains("--continuous"), off.getMessage());
+        controller.reset();
+        assertEquals(1, sampler.clears, "reset works again once continuous sampling is off");
     }
 
     private void awaitInterval(java.util.function.LongPredicate wanted, String what) throws InterruptedException {

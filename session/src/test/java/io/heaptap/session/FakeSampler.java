@@ -142,6 +142,24 @@ final class FakeSampler implements Sampler {
         return new NativeSnapshot(starts, lastInterval, 64, sampleCount(), new Drops(0, 0, 0, 0, 0, 0, 0), live, List.of());
     }
 
+    /** Windows begun and ended, in order ("begin", "end"). */
+    final List<String> windowCalls = new CopyOnWriteArrayList<>();
+
+    @Override
+    public NativeSnapshot cumulativeSnapshot(LiveFilter filter, LiveProof proof) {
+        return snapshot(filter, proof);
+    }
+
+    @Override
+    public void beginWindow() {
+        windowCalls.add("begin");
+    }
+
+    @Override
+    public void endWindow() {
+        windowCalls.add("end");
+    }
+
     @Override
     public RawSnapshot openSnapshot(LiveProof proof) throws IOException {
         throw new IOException("the fake sampler has no raw snapshots");

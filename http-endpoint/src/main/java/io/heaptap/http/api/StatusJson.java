@@ -32,7 +32,8 @@ final class StatusJson {
                 .field("startedBy", s.startedBy())
                 .field("startedAt", s.startedAt() == null ? null : s.startedAt().toString())
                 .field("endsAt", s.endsAt() == null ? null : s.endsAt().toString())
-                .field("timeLeftMillis", s.timeLeftMillis());
+                .field("timeLeftMillis", s.timeLeftMillis())
+                .field("continuous", s.continuous().isEmpty() ? null : s.continuous());
         json.name("options");
         CaptureOptions o = s.options();
         if (o == null) {

@@ -14,6 +14,7 @@ import io.heaptap.profile.format.ProfileWriter;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.SessionState;
+import io.heaptap.session.ScrapeLabels;
 import io.heaptap.session.SessionStatus;
 
 import java.nio.charset.StandardCharsets;
@@ -33,7 +34,15 @@ import java.util.function.Supplier;
  * and Parca scrape a JVM as they scrape a Go service: gzipped profile.proto with Go's four heap
  * sample types; {@code allocs} shows allocated space by default, {@code heap} in-use space.
  *
- * <p>Without {@code seconds}: the current or last capture. With {@code seconds=N}: what was
+ * <p>While continuous sampling runs ({@code serve --continuous}), both answer as a Go service does:
+ * without {@code seconds}, everything counted since continuous sampling began (never reset, per
+ * stack non-decreasing, stamped now), so Alloy and Parca can subtract successive scrapes; with
+ * {@code seconds=N}, the difference over the next N seconds. Captures started meanwhile are windows
+ * over the same sampler and change neither. Every sample is labelled with the service, host, pid
+ * and heaptap's version ({@link ScrapeLabels}).
+ *
+ * <p>Otherwise, without {@code seconds}: the current or last capture (409, saying how to turn on
+ * continuous sampling, when there is none). With {@code seconds=N}: what was
  * allocated during the next N seconds (the delta of a running capture, or a capture of exactly N
  * seconds started for the purpose), and the live set at the end. {@code heap?gc=1} collects first.
  * Starting a capture and forcing a collection through a GET need a bearer token (scrapers send one);
@@ -67,6 +76,8 @@ public final class PprofRoutes {
                   /debug/pprof/allocs   allocations (alloc_objects, alloc_space) and live objects (inuse_objects, inuse_space)
                   /debug/pprof/heap     the same, in-use space shown by default; ?gc=1 collects first
                 ?seconds=N returns what was allocated during the next N seconds.
+                With continuous sampling on (heaptap serve --continuous), both count everything since it began,
+                as a Go service does, for Pyroscope (Alloy) and Parca.
                 """;
         return Response.ok("text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
     }
@@ -80,7 +91,16 @@ public final class PprofRoutes {
         if (gc) {
             request.requireBearer("?gc=1 (a full collection, which pauses the application)");
         }
+        ScrapeLabels labels = controller.scrapeLabels();
+        if (labels != null) {
+            return continuous(labels, seconds, gc, heap, text, name);
+        }
         if (seconds == 0) {
+            if (controller.status().state() == SessionState.IDLE) {
+                throw new HttpError(409, "nothing to serve: continuous sampling is off and no capture has run; for scrapers"
+                        + " (Pyroscope, Parca) serve with 'heaptap serve --continuous PID' or -javaagent:heaptap.jar=serve,continuous,"
+                        + " or ask for ?seconds=N");
+            }
             return CompletableFuture.completedFuture(encodeWithinBudget(gc, heap, text, name));
         }
         SessionStatus running = controller.status();
@@ -110,6 +130,31 @@ public final class PprofRoutes {
         // A scraper that goes away takes its window with it: the capture stops instead of blocking others.
         return later(seconds, () -> encodeWithinBudget(gc, heap, text, name),
                 () -> controller.stopIfStartedAt(startedAt, "stopped: the scrape's client went away"));
+    }
+
+    /** Continuous sampling's cumulative profile, or its difference over the next {@code seconds}. */
+    private CompletableFuture<Response> continuous(ScrapeLabels labels, int seconds, boolean gc, boolean heap, boolean text,
+                                                   String name) {
+        if (seconds == 0) {
+            return CompletableFuture.completedFuture(controller.withContinuousProfile(LiveFilter.NONE, gc,
+                    text ? ProfileFormat.TEXT : ProfileFormat.PPROF, profile -> encodeScrape(profile, labels, heap, text, name)));
+        }
+        AllocationProfile before = controller.withContinuousProfile(LiveFilter.NONE, false, null, profile -> profile);
+        return later(seconds, () -> {
+            AllocationProfile after = controller.withContinuousProfile(LiveFilter.NONE, gc, null, profile -> profile);
+            if (!after.info().startedAt().equals(before.info().startedAt())) {
+                throw new HttpError(409, "continuous sampling was restarted during the " + seconds + " s window; retry");
+            }
+            return encodeScrape(ProfileDelta.between(before, after), labels, heap, text, name);
+        }, () -> { });
+    }
+
+    private static Response encodeScrape(AllocationProfile profile, ScrapeLabels labels, boolean heap, boolean text, String name) {
+        if (text) {
+            return Response.ok(ProfileFormat.TEXT.contentType(), ProfileWriter.toBytes(profile, ProfileFormat.TEXT));
+        }
+        return Response.ok("application/octet-stream", ProfileWriter.scrapeProfile(profile, heap, labels.asMap()))
+                .withHeader("Content-Disposition", "attachment; filename=\"" + name + "\"");
     }
 
     /**

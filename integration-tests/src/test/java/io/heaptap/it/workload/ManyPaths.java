@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * An application with a big profile in a small heap: worker threads allocate through 2^16 distinct
  * call paths ({@link CallPaths}: a walk of 16 levels, each level through one of two methods), so a capture at a small
  * interval holds about 65k distinct stacks, while the application keeps a live set of its own
- * (first argument, MiB; default 24).
+ * (first argument, MiB; default 24). A second argument changes the levels (17: 2^17 paths, twice the
+ * default stack table).
  *
  * <p>It proves its own health: every worker catches OutOfMemoryError, and the command {@code check}
  * prints {@code check progress=<min rounds of a worker since the last check> oom=<errors seen>}.
@@ -21,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * what those threads held at once.
  */
 public final class ManyPaths {
-    static final int LEVELS = 16;
+    static volatile int levels = 16;
     static final int WORKERS = 2;
     static final AtomicLongArray ROUNDS = new AtomicLongArray(WORKERS);
     static final AtomicBoolean OOM = new AtomicBoolean();
@@ -32,6 +33,7 @@ public final class ManyPaths {
 
     public static void main(String[] args) throws Exception {
         int liveMiB = args.length > 0 ? Integer.parseInt(args[0]) : 24;
+        levels = args.length > 1 ? Integer.parseInt(args[1]) : levels;
         byte[][] kept = new byte[liveMiB * 16][];
         for (int i = 0; i < kept.length; i++) {
             kept[i] = new byte[64 * 1024];
@@ -69,7 +71,7 @@ public final class ManyPaths {
         int slot = worker;
         while (true) {
             try {
-                CallPaths.everyPath(LEVELS, 1, 48);
+                CallPaths.everyPath(levels, 1, 48);
                 kept[slot] = new byte[64 * 1024];  // the live set turns over slowly
                 slot = (slot + WORKERS) % kept.length;
                 ROUNDS.incrementAndGet(worker);

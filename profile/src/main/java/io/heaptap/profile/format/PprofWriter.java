@@ -27,13 +27,27 @@ import java.util.zip.GZIPOutputStream;
  * inuse_space/bytes} (Go's order; in-use = the proven live estimate, see {@link LiveStats}), period type {@code space/bytes},
  * period = the sampling interval, dense ids from 1, {@code string_table[0] = ""}, and every
  * Location a stable, non-zero synthetic address (Grafana Alloy tells stacks apart by address).
+ *
+ * <p>A scrape ({@code scrapeLabels} not null: continuous sampling served to Pyroscope/Alloy or Parca)
+ * differs in three ways, all for scrapers that subtract successive profiles: every sample carries
+ * the same string labels (service, host, ...) and no per-sample count label (Alloy matches samples
+ * by a hash of locations and labels, numeric ones included, so a count that grows would make every
+ * sample look new); {@code time_nanos} is the profile's end (it advances with every scrape, as Go's
+ * heap profile stamps "now") and {@code duration_nanos} the span it covers.
  */
 final class PprofWriter implements ProfileWriter {
     private final String defaultSampleType;
+    private final Map<String, String> scrapeLabels;
 
     /** @param defaultSampleType what pprof shows first: {@code alloc_space} (Go's allocs) or {@code inuse_space} (Go's heap) */
     PprofWriter(String defaultSampleType) {
+        this(defaultSampleType, null);
+    }
+
+    /** @param scrapeLabels string labels for every sample of a scrape, or null for a capture's profile */
+    PprofWriter(String defaultSampleType, Map<String, String> scrapeLabels) {
         this.defaultSampleType = defaultSampleType;
+        this.scrapeLabels = scrapeLabels == null ? null : new LinkedHashMap<>(scrapeLabels);
     }
 
     // profile.proto field numbers
@@ -43,12 +57,16 @@ final class PprofWriter implements ProfileWriter {
     @Override
     public void write(AllocationProfile profile, OutputStream out) throws IOException {
         GZIPOutputStream gzip = new GZIPOutputStream(out);
-        gzip.write(encode(profile, defaultSampleType));
+        gzip.write(encode(profile, defaultSampleType, scrapeLabels));
         gzip.finish();
         gzip.flush();
     }
 
     static byte[] encode(AllocationProfile profile, String defaultSampleType) {
+        return encode(profile, defaultSampleType, null);
+    }
+
+    static byte[] encode(AllocationProfile profile, String defaultSampleType, Map<String, String> scrapeLabels) {
         Strings strings = new Strings();
         ProtoWriter p = new ProtoWriter();
         CaptureInfo info = profile.info();
@@ -69,11 +87,17 @@ final class PprofWriter implements ProfileWriter {
                 functionIds.putIfAbsent(functionKey(f), (long) functionIds.size() + 1);
                 locations[i] = locationIds.computeIfAbsent(f, k -> (long) locationIds.size() + 1);
             }
-            samples.add(new ProtoWriter()
+            ProtoWriter sample = new ProtoWriter()
                     .packed(1, locations)
                     .packed(2, new long[] {Math.round(site.estimatedObjects()), Math.round(site.estimatedBytes()),
-                            Math.round(site.live().proven().objects().value()), Math.round(site.live().proven().bytes().value())})
-                    .message(3, new ProtoWriter().uint64(1, strings.id("samples")).uint64(3, site.samples())));
+                            Math.round(site.live().proven().objects().value()), Math.round(site.live().proven().bytes().value())});
+            if (scrapeLabels == null) {
+                sample.message(3, new ProtoWriter().uint64(1, strings.id("samples")).uint64(3, site.samples()));
+            } else {
+                scrapeLabels.forEach((key, value) -> sample.message(3, new ProtoWriter().uint64(1, strings.id(key))
+                        .uint64(2, strings.id(value))));
+            }
+            samples.add(sample);
         }
         for (ProtoWriter s : samples) {
             p.message(SAMPLE, s);
@@ -97,10 +121,15 @@ final class PprofWriter implements ProfileWriter {
         }
 
         long startNanos = info.startedAt().getEpochSecond() * 1_000_000_000L + info.startedAt().getNano();
-        p.uint64(TIME_NANOS, startNanos);
+        p.uint64(TIME_NANOS, scrapeLabels == null ? startNanos : startNanos + info.durationNanos());
         p.uint64(DURATION_NANOS, info.durationNanos());
         p.message(PERIOD_TYPE, valueType(strings, "space", "bytes"));
         p.uint64(PERIOD, info.intervalBytes());
+        if (scrapeLabels != null) {
+            StringBuilder labels = new StringBuilder("heaptap: continuous sampling since ").append(info.startedAt());
+            scrapeLabels.forEach((key, value) -> labels.append(", ").append(key).append('=').append(value));
+            p.uint64(COMMENT, strings.id(labels.toString()));
+        }
         for (String comment : comments(profile)) {
             p.uint64(COMMENT, strings.id(comment));
         }

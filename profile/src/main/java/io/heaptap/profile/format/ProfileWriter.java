@@ -36,6 +36,21 @@ public interface ProfileWriter {
         return out.toByteArray();
     }
 
+    /**
+     * pprof for a scraper of continuous sampling (Pyroscope/Alloy, Parca): Go's allocs ({@code heap}
+     * false) or heap conventions, every sample labelled with {@code labels}, stamped at its end, no
+     * per-sample count label (see {@link PprofWriter}).
+     */
+    static byte[] scrapeProfile(AllocationProfile profile, boolean heap, java.util.Map<String, String> labels) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            new PprofWriter(heap ? "inuse_space" : "alloc_space", labels).write(profile, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
     /** The whole output in memory (dumps are small: a few MB at most). */
     static byte[] toBytes(AllocationProfile profile, ProfileFormat format) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
