@@ -222,6 +222,14 @@ class ContinuousIT {
             double windowSeconds = window.getDurationNanos() / 1e9;
             double continuousSeconds = after.getDurationNanos() / 1e9;
             assertTrue(windowSeconds < continuousSeconds, windowSeconds + " s within " + continuousSeconds + " s");
+
+            // The CLI stops continuous sampling too; scrapes then fail again, naming the way back.
+            HeaptapCli.Result stopContinuous = HeaptapCli.run("stop", Long.toString(target.pid()), "--continuous");
+            assertEquals(0, stopContinuous.exitCode(), stopContinuous.toString());
+            assertTrue(stopContinuous.out().contains("continuous sampling stopped"), stopContinuous.toString());
+            Reply stopped = http.get("/debug/pprof/allocs");
+            HttpIT.expectError(stopped, 409, null);
+            assertTrue(stopped.text().contains("--continuous"), stopped.toString());
         }
     }
 
