@@ -192,7 +192,9 @@ class ContinuousIT {
             HeaptapCli.Result start = HeaptapCli.run("start", Long.toString(target.pid()), "--duration", "5m");
             assertEquals(0, start.exitCode(), start.toString());
             Profile during = scrape(http);
-            target.send("go");
+            // Four batches: the busy background drives the interval to 1-2 MiB on 2 cores (more on faster
+            // machines), and the window's sites still need a few hundred samples each.
+            target.send("go 4");
             long[] truth = done(target);
             Profile during2 = scrape(http);
             HeaptapCli.Result stop = HeaptapCli.run("stop", Long.toString(target.pid()));
@@ -223,13 +225,15 @@ class ContinuousIT {
             double continuousSeconds = after.getDurationNanos() / 1e9;
             assertTrue(windowSeconds < continuousSeconds, windowSeconds + " s within " + continuousSeconds + " s");
 
-            // The CLI stops continuous sampling too; scrapes then fail again, naming the way back.
+            // The CLI stops continuous sampling too: status says it is off, and a reset (refused while it
+            // ran) is accepted again.
             HeaptapCli.Result stopContinuous = HeaptapCli.run("stop", Long.toString(target.pid()), "--continuous");
             assertEquals(0, stopContinuous.exitCode(), stopContinuous.toString());
             assertTrue(stopContinuous.out().contains("continuous sampling stopped"), stopContinuous.toString());
-            Reply stopped = http.get("/debug/pprof/allocs");
-            HttpIT.expectError(stopped, 409, null);
-            assertTrue(stopped.text().contains("--continuous"), stopped.toString());
+            HeaptapCli.Result stoppedStatus = HeaptapCli.run("status", Long.toString(target.pid()));
+            assertTrue(stoppedStatus.out().contains("continuous:   off"), stoppedStatus.toString());
+            HeaptapCli.Result reset = HeaptapCli.run("reset", Long.toString(target.pid()));
+            assertEquals(0, reset.exitCode(), reset.toString());
         }
     }
 
@@ -395,7 +399,9 @@ class ContinuousIT {
                 + " (%.1f sigma at interval %d)", what, estimate[0], estimate[1], objects, bytes, 100 * objectsError, 100 * bytesError,
                 100 * tolerance, SIGMAS, interval);
         System.out.println("ContinuousIT: " + detail);
-        assertTrue(tolerance < 0.25, "too few samples for a meaningful check: " + detail);
+        // A reset or a window counted twice is off by 50-100%: a 35% tolerance still tells them apart, and
+        // it holds for intervals up to about 8 MiB at the batches used here.
+        assertTrue(tolerance < 0.35, "too few samples for a meaningful check: " + detail);
         assertTrue(objectsError <= tolerance && bytesError <= tolerance, detail);
     }
 

@@ -2,7 +2,7 @@ package io.heaptap.it.workload;
 
 /**
  * A target scraped continuously whose allocations between two commands are known exactly: on
- * "go" it allocates a fixed batch from two sites and prints {@code done small=<objects> <bytes>
+ * "go" (or "go N": N batches) it allocates a fixed batch from two sites and prints {@code done small=<objects> <bytes>
  * large=<objects> <bytes>}; meanwhile (first argument "busy") a background thread allocates all
  * the time from a third site, so the sampler sees a heavy, steady rate. Every object escapes to a
  * volatile field so the JIT cannot remove an allocation.
@@ -32,11 +32,15 @@ public final class ScrapedAllocations {
             t.start();
         }
         Commands.serve(command -> {
-            if (command.equals("go")) {
-                small();
-                large();
-                System.out.println("done small=" + SMALL_PER_BATCH + " " + (long) SMALL_PER_BATCH * SMALL_BYTES
-                        + " large=" + LARGE_PER_BATCH + " " + (long) LARGE_PER_BATCH * LARGE_BYTES);
+            if (command.equals("go") || command.startsWith("go ")) {
+                int times = command.equals("go") ? 1 : Integer.parseInt(command.substring(3).trim());
+                for (int i = 0; i < times; i++) {
+                    small();
+                    large();
+                }
+                long small = (long) times * SMALL_PER_BATCH;
+                long large = (long) times * LARGE_PER_BATCH;
+                System.out.println("done small=" + small + " " + small * SMALL_BYTES + " large=" + large + " " + large * LARGE_BYTES);
                 System.out.flush();
             }
         });
