@@ -1,4 +1,4 @@
-package io.heaptap.it;
+package io.heaptap.it.cli;
 
 import static io.heaptap.it.workload.RetainedSets.LARGE_LENGTH;
 import static io.heaptap.it.workload.RetainedSets.MEDIUM_LENGTH;

@@ -1,4 +1,4 @@
-package io.heaptap.it;
+package io.heaptap.it.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,6 +16,7 @@ import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.support.OneLineErrors;
 import io.heaptap.it.workload.Allocator;
 
 import java.io.IOException;
@@ -211,13 +212,13 @@ class CaptureIT {
             assertEquals(S_IFCHR, fileType(nullCopy), "still the null device");
 
             Result toFull = HeaptapCli.run("dump", pid, "--out", "/dev/full", "--format", "text");
-            BadInputIT.assertOneLineError(toFull, 2, "cannot write --out /dev/full");
+            OneLineErrors.assertOneLineError(toFull, 2, "cannot write --out /dev/full");
             assertEquals(S_IFCHR, fileType(Path.of("/dev/full")));
 
             Path real = dir.resolve("real.txt");
             Path link = dir.resolve("link.txt");
             Files.createSymbolicLink(link, real);
-            BadInputIT.assertOneLineError(HeaptapCli.run("dump", pid, "--out", link.toString()), 2,
+            OneLineErrors.assertOneLineError(HeaptapCli.run("dump", pid, "--out", link.toString()), 2,
                     "is a symbolic link to " + real);
             assertTrue(Files.isSymbolicLink(link) && !Files.exists(real), "the link is left alone");
 

@@ -1,4 +1,4 @@
-package io.heaptap.it;
+package io.heaptap.it.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,6 +16,8 @@ import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.support.Wait;
+import io.heaptap.it.support.HttpEndpoint;
+import io.heaptap.it.support.PprofTypes;
 import io.heaptap.it.workload.ManyPaths;
 import io.heaptap.it.workload.ScrapedAllocations;
 
@@ -73,11 +75,11 @@ class ContinuousIT {
             Matcher url = Pattern.compile("already serving at (\\S+)").matcher(served.out());
             assertTrue(url.find(), served.toString());
             Http http = new Http(url.group(1), Files.readString(token).strip());
-            JsonNode status = HttpIT.json(http.get("/api/status"));
+            JsonNode status = HttpEndpoint.json(http.get("/api/status"));
             assertTrue(status.get("continuous").asText().contains("service orders"), status.toString());
             assertEquals("idle", status.get("state").asText(), "continuous sampling is not a capture");
             Reply reset = http.post("/api/reset");
-            HttpIT.expectError(reset, 409, null);
+            HttpEndpoint.expectError(reset, 409, null);
             assertTrue(reset.text().contains("never reset"), reset.toString());
 
             List<Profile> scrapes = new ArrayList<>();
@@ -102,7 +104,7 @@ class ContinuousIT {
                 assertEquals("application/octet-stream", r.header("content-type").orElseThrow());
                 assertEquals(0x1f, r.body()[0] & 0xff, "gzipped like Go's");
                 Profile p = Profiles.pprof(r.body());
-                assertEquals(PprofEndpointIT.GO_HEAP_TYPES, PprofEndpointIT.types(p));
+                assertEquals(PprofTypes.GO_HEAP_TYPES, PprofTypes.types(p));
                 assertEquals("space/bytes", p.getStringTable((int) p.getPeriodType().getType()) + "/"
                         + p.getStringTable((int) p.getPeriodType().getUnit()));
                 assertLabels(p, "orders", target.pid());
@@ -178,9 +180,9 @@ class ContinuousIT {
         Path dir = Paths.workDir("continuous-window");
         try (TargetJvm target = TargetJvm.start(Jdk.newest(), ScrapedAllocations.class, List.of("-Xmx1g"), "busy")) {
             // Served without continuous sampling, a scrape with no capture fails clearly, naming the way out.
-            Http http = HttpIT.serve(target.pid());
+            Http http = HttpEndpoint.serve(target.pid());
             Reply off = http.get("/debug/pprof/allocs");
-            HttpIT.expectError(off, 409, null);
+            HttpEndpoint.expectError(off, 409, null);
             assertTrue(off.text().contains("--continuous"), off.toString());
             // serve --continuous on a JVM that serves already turns continuous sampling on.
             HeaptapCli.Result on = HeaptapCli.run("serve", Long.toString(target.pid()), "--continuous");
@@ -248,7 +250,7 @@ class ContinuousIT {
     @Test
     void moreDistinctStacksThanTheBudgetAreCountedUnderOtherStacks() throws Exception {
         try (TargetJvm target = TargetJvm.start(Jdk.current(), ManyPaths.class, List.of("-Xmx1g"), "24", "20")) {
-            Http http = HttpIT.serve(target.pid(), "--continuous", "--service", "many-paths");
+            Http http = HttpEndpoint.serve(target.pid(), "--continuous", "--service", "many-paths");
             Wait.until("samples beyond the stack table", Duration.ofMinutes(2), () -> otherStacks(scrape(http)) > 0);
             Profile first = scrape(http);
             Wait.until("more samples beyond the stack table", Duration.ofMinutes(1),
@@ -257,7 +259,7 @@ class ContinuousIT {
             assertLabels(p, "many-paths", target.pid());
             assertNonDecreasing(first, p);
             long stacks = byStack(p).size();
-            JsonNode status = HttpIT.json(http.get("/api/status"));
+            JsonNode status = HttpEndpoint.json(http.get("/api/status"));
             Matcher budget = Pattern.compile("stack budget (\\d+)").matcher(status.get("continuous").asText());
             assertTrue(budget.find(), status.toString());
             // Counted per site: a stack that allocated several classes counts once per class, and each class has

@@ -1,4 +1,4 @@
-package io.heaptap.it;
+package io.heaptap.it.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,6 +12,7 @@ import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.support.Wait;
+import io.heaptap.it.support.Jmx;
 import io.heaptap.it.workload.GcPressure;
 
 import java.lang.management.ManagementFactory;
@@ -41,7 +42,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * [end-before - start-after, end-after - start-before]: exact bounds, no tolerance.
  */
 class GcCostIT {
-    static final ObjectName HEAPTAP = JmxIT.NAME;
+    static final ObjectName HEAPTAP = Jmx.NAME;
 
     static Stream<Arguments> collectors() {
         return Jdk.all().stream().flatMap(jdk -> Stream.of("UseG1GC", "UseParallelGC", "UseZGC").map(gc -> Arguments.of(jdk, gc)));
@@ -66,13 +67,13 @@ class GcCostIT {
         try (TargetJvm target = TargetJvm.start(jdk, GcPressure.class, List.of("-Xmx64m", "-XX:+" + gc))) {
             String pid = Long.toString(target.pid());
             assertEquals(0, HeaptapCli.run("status", pid).exitCode(), "heaptap loads");
-            try (JMXConnector c = JmxIT.local(target.pid())) {
+            try (JMXConnector c = Jmx.local(target.pid())) {
                 MBeanServerConnection s = c.getMBeanServerConnection();
                 target.send("churn");
                 target.awaitLine("churning", Duration.ofSeconds(30));
 
                 Counters beforeStart = Counters.read(s);
-                s.invoke(HEAPTAP, "start", new Object[] {"5m", "512k", false}, JmxIT.START);
+                s.invoke(HEAPTAP, "start", new Object[] {"5m", "512k", false}, Jmx.START);
                 Counters afterStart = Counters.read(s);
                 // At least 4 s of capture and 50 collections: states heaptap reports, not a sleep.
                 Wait.until("4 s of capture with 50 collections", Duration.ofMinutes(2),

@@ -1,5 +1,7 @@
-package io.heaptap.it;
+package io.heaptap.it.cli;
 
+import static io.heaptap.it.support.OneLineErrors.NO_SUCH_PID;
+import static io.heaptap.it.support.OneLineErrors.assertOneLineError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +12,7 @@ import io.heaptap.it.support.HeaptapCli.Result;
 import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.support.Jmx;
 import io.heaptap.it.workload.Allocator;
 
 import java.io.InputStream;
@@ -28,16 +31,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every kind of bad input: one line that says what to do, a documented exit code, the target unharmed. */
 class BadInputIT {
-    /** A pid no process has: arguments must be refused before heaptap ever looks for the target. */
-    static final String NO_SUCH_PID = "2147483000";
-
-    static void assertOneLineError(Result r, int exitCode, String expected) {
-        assertEquals(exitCode, r.exitCode(), r::toString);
-        assertTrue(r.stderr().contains(expected), () -> "expected '" + expected + "' in:\n" + r);
-        assertFalse(r.stderr().contains("\tat ") || r.stderr().contains("Exception in"), () -> "no stack trace:\n" + r);
-        assertTrue(r.stderr().lines().filter(l -> l.startsWith("heaptap: ")).count() == 1, r::toString);
-    }
-
     static Stream<Arguments> badArguments() {
         return Stream.of(
                 Arguments.of(List.of("--duration", "0"), "duration must be positive"),
@@ -126,8 +119,8 @@ class BadInputIT {
         try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class)) {
             String pid = Long.toString(target.pid());
             assertEquals(0, HeaptapCli.run("status", pid).exitCode());  // loads heaptap
-            try (JMXConnector jmx = JmxIT.local(target.pid())) {
-                jmx.getMBeanServerConnection().invoke(JmxIT.NAME, "start",
+            try (JMXConnector jmx = Jmx.local(target.pid())) {
+                jmx.getMBeanServerConnection().invoke(Jmx.NAME, "start",
                         new Object[] {"2m", "64k", 64, 1024, true, 1024, label},
                         new String[] {"java.lang.String", "java.lang.String", "int", "int", "boolean", "int", "java.lang.String"});
             }

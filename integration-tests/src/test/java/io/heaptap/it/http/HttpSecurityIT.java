@@ -1,4 +1,4 @@
-package io.heaptap.it;
+package io.heaptap.it.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,6 +12,8 @@ import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.support.Wait;
+import io.heaptap.it.support.HttpEndpoint;
+import io.heaptap.it.support.Jmx;
 import io.heaptap.it.workload.Allocator;
 import io.heaptap.it.workload.LockedDownApp;
 
@@ -52,7 +54,7 @@ class HttpSecurityIT {
             Result shortToken = HeaptapCli.run("serve", pid, "--token-file", tokenFile("short.token", "abc", "rw-------").toString());
             assertEquals(2, shortToken.exitCode(), shortToken.toString());
 
-            Http right = HttpIT.serve(target.pid(), "--token-file", tokenFile("good.token", TOKEN, "rw-------").toString());
+            Http right = HttpEndpoint.serve(target.pid(), "--token-file", tokenFile("good.token", TOKEN, "rw-------").toString());
             assertEquals(TOKEN, right.token(), "serve points to the token file it was given");
             String url = right.uri().toString();
             Http none = new Http(url);
@@ -66,7 +68,7 @@ class HttpSecurityIT {
                 assertEquals(401, none.post("/api/start?duration=1m").status());
                 assertEquals(401, none.post("/jolokia/", "{\"type\":\"version\"}".getBytes(), "Content-Type", "application/json").status());
             }
-            assertEquals("idle", HttpIT.json(right.get("/api/status")).get("state").asText(), "refused requests changed nothing");
+            assertEquals("idle", HttpEndpoint.json(right.get("/api/status")).get("state").asText(), "refused requests changed nothing");
             assertEquals(200, right.post("/api/start?duration=1m").status());
             assertEquals(200, right.get("/").status());
 
@@ -88,15 +90,15 @@ class HttpSecurityIT {
                 "-Djava.io.tmpdir=" + Paths.workDir("http-security").resolve("no-such-dir"));
         try (TargetJvm target = TargetJvm.start(Jdk.newest(), Allocator.class, jvm)) {
             String url;
-            try (JMXConnector c = JmxIT.local(target.pid())) {
-                url = (String) c.getMBeanServerConnection().getAttribute(JmxIT.NAME, "HttpUrl");
+            try (JMXConnector c = Jmx.local(target.pid())) {
+                url = (String) c.getMBeanServerConnection().getAttribute(Jmx.NAME, "HttpUrl");
             }
             assertTrue(url.startsWith("http://127.0.0.1:"), url);
             Http http = new Http(url, TOKEN);
-            assertEquals("idle", HttpIT.json(http.get("/api/status")).get("state").asText(), "serving does not start a capture");
-            assertFalse(HttpIT.json(http.get("/api/status")).get("nativeAgentError").isNull());
-            HttpIT.expectError(http.post("/api/start?duration=1m"), 503, null);
-            HttpIT.expectError(http.get("/debug/pprof/allocs?seconds=1"), 503, null);
+            assertEquals("idle", HttpEndpoint.json(http.get("/api/status")).get("state").asText(), "serving does not start a capture");
+            assertFalse(HttpEndpoint.json(http.get("/api/status")).get("nativeAgentError").isNull());
+            HttpEndpoint.expectError(http.post("/api/start?duration=1m"), 503, null);
+            HttpEndpoint.expectError(http.get("/debug/pprof/allocs?seconds=1"), 503, null);
             assertFalse(target.stderr().contains("heaptap"), "nothing printed by heaptap: " + target.stderr());
         }
     }
@@ -115,13 +117,13 @@ class HttpSecurityIT {
             assertTrue(status.stderr().contains("heaptap serve " + pid), "points to the door that is open: " + status.stderr());
             assertFalse(status.stderr().contains("\tat "), "no stack trace");
 
-            Http http = HttpIT.serve(target.pid());
+            Http http = HttpEndpoint.serve(target.pid());
             String url = http.uri().toString();
             assertEquals(200, http.post("/api/start?duration=1m&interval=64k").status());
-            Wait.until("samples", Duration.ofSeconds(30), () -> HttpIT.json(http.get("/api/status")).get("samples").asLong() > 0);
+            Wait.until("samples", Duration.ofSeconds(30), () -> HttpEndpoint.json(http.get("/api/status")).get("samples").asLong() > 0);
             Reply dump = http.get("/api/dump?format=json");
             assertEquals(200, dump.status(), dump.toString());
-            assertTrue(HttpIT.json(dump).get("capture").get("samples").asLong() > 0);
+            assertTrue(HttpEndpoint.json(dump).get("capture").get("samples").asLong() > 0);
             Result again = HeaptapCli.run("serve", pid);
             assertTrue(again.out().contains("serving at " + url), "serve again finds the running server: " + again);
         }

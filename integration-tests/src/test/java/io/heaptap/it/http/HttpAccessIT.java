@@ -1,4 +1,4 @@
-package io.heaptap.it;
+package io.heaptap.it.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -14,6 +14,8 @@ import io.heaptap.it.support.Http.Reply;
 import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.support.Chromium;
+import io.heaptap.it.support.HttpEndpoint;
 import io.heaptap.it.workload.Allocator;
 
 import java.io.IOException;
@@ -61,7 +63,7 @@ class HttpAccessIT {
     @BeforeAll
     void serve() throws IOException {
         target = TargetJvm.start(Jdk.current(), Allocator.class, List.of("-Ddb.password=" + SECRET));
-        http = HttpIT.serve(target.pid());
+        http = HttpEndpoint.serve(target.pid());
         tokenFile = Path.of(System.getProperty("java.io.tmpdir"), "heaptap-" + target.pid(), ".http-token");
     }
 
@@ -95,7 +97,7 @@ class HttpAccessIT {
             seen.add(r.body);
         }
         assertTrue(seen.stream().noneMatch(b -> b.contains(SECRET)), "no secret in any refusal");
-        assertEquals("idle", HttpIT.json(http.get("/api/status")).get("state").asText(), "nobody changed nothing");
+        assertEquals("idle", HttpEndpoint.json(http.get("/api/status")).get("state").asText(), "nobody changed nothing");
         assertTrue(target.isAlive());
     }
 
@@ -108,21 +110,21 @@ class HttpAccessIT {
                 "/jolokia/read/JMImplementation:type=MBeanServerDelegate/MBeanServerId")) {
             Reply r = http.get(path);
             replies.add(r);
-            assertEquals(403, HttpIT.json(r).get("status").asInt(), path + ": " + r);
+            assertEquals(403, HttpEndpoint.json(r).get("status").asInt(), path + ": " + r);
         }
         Reply diagnostic = http.post("/jolokia/", ("{\"type\":\"exec\",\"mbean\":\"com.sun.management:type=DiagnosticCommand\","
                 + "\"operation\":\"vmSystemProperties\"}").getBytes(StandardCharsets.UTF_8), "Content-Type", "application/json");
         replies.add(diagnostic);
-        assertEquals(403, HttpIT.json(diagnostic).get("status").asInt(), diagnostic.toString());
+        assertEquals(403, HttpEndpoint.json(diagnostic).get("status").asInt(), diagnostic.toString());
         Reply search = http.get("/jolokia/search/*:*");
         replies.add(search);
         assertFalse(search.text().contains("DiagnosticCommand") || search.text().contains("HotSpotDiagnostic"), search.text());
         assertTrue(search.text().contains("io.heaptap:type=Heaptap"), search.text());
         replies.add(http.get("/jolokia/list"));
         Reply uptime = http.get("/jolokia/read/java.lang:type=Runtime/Uptime,VmName");
-        assertEquals(200, HttpIT.json(uptime).get("status").asInt(), "what identifies the JVM stays readable: " + uptime);
+        assertEquals(200, HttpEndpoint.json(uptime).get("status").asInt(), "what identifies the JVM stays readable: " + uptime);
         Reply pools = http.get("/jolokia/read/java.lang:type=MemoryPool,*/Usage");
-        assertEquals(200, HttpIT.json(pools).get("status").asInt(), "memory MBeans stay readable by pattern: " + pools);
+        assertEquals(200, HttpEndpoint.json(pools).get("status").asInt(), "memory MBeans stay readable by pattern: " + pools);
         for (Reply r : replies) {
             assertFalse(r.text().contains(SECRET) || r.text().contains("java.class.path"), r.toString());
         }
@@ -146,7 +148,7 @@ class HttpAccessIT {
                 .getBytes(StandardCharsets.UTF_8), "Authorization", basic, "Content-Type", "text/plain").status());
         assertEquals(403, browser.get("/debug/pprof/allocs?seconds=1", "Authorization", basic).status());
         assertEquals(403, browser.get("/debug/pprof/heap?gc=1", "Authorization", basic).status());
-        assertEquals("idle", HttpIT.json(browser.get("/api/status", "Authorization", basic)).get("state").asText(), "nothing changed");
+        assertEquals("idle", HttpEndpoint.json(browser.get("/api/status", "Authorization", basic)).get("state").asText(), "nothing changed");
         // A cross-site request (what the browser marks as such) is refused, reads included.
         assertEquals(403, browser.get("/api/status", "Authorization", basic, "Sec-Fetch-Site", "cross-site").status());
         // Two Origin headers: both are checked, so two are refused outright; so are two Hosts, and none on HTTP/1.1.
@@ -160,7 +162,7 @@ class HttpAccessIT {
         String twoHosts = http.raw(("GET /api/status HTTP/1.1\r\nHost: " + hostPort() + "\r\nHost: evil.example\r\nAuthorization: Bearer "
                 + http.token() + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII), Duration.ofSeconds(20));
         assertTrue(twoHosts.startsWith("HTTP/1.1 400"), twoHosts);
-        assertEquals("idle", HttpIT.json(http.get("/api/status")).get("state").asText(), "nothing changed");
+        assertEquals("idle", HttpEndpoint.json(http.get("/api/status")).get("state").asText(), "nothing changed");
 
         Reply json = browser.post("/api/start?duration=1m", "Authorization", basic, "Content-Type", "application/json");
         assertEquals(200, json.status(), "the web page's own way works: " + json);
@@ -174,7 +176,7 @@ class HttpAccessIT {
      */
     @Test
     void aPageElsewhereCannotUseASignedInBrowser() throws Exception {
-        assertTrue(Files.isExecutable(WebPageIT.CHROMIUM) && Files.isExecutable(WebPageIT.CHROMEDRIVER),
+        assertTrue(Files.isExecutable(Chromium.CHROMIUM) && Files.isExecutable(Chromium.CHROMEDRIVER),
                 "install chromium and chromium-driver (./test does): this test needs a real browser");
         String heaptap = http.uri().toString();
         String jolokia = heaptap + "jolokia/exec/io.heaptap:type=Heaptap/";
@@ -203,7 +205,7 @@ class HttpAccessIT {
             }
         });
         evil.start();
-        WebDriver browser = WebPageIT.chromium(Paths.workDir("forged-page"));
+        WebDriver browser = Chromium.chromium(Paths.workDir("forged-page"));
         try {
             browser.get(http.browserUrl());   // signed in: the browser now holds heaptap's password
             WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
@@ -213,7 +215,7 @@ class HttpAccessIT {
             for (String evilUrl : List.of("http://localhost:" + port + "/", "http://127.0.0.1:" + port + "/")) {
                 browser.get(evilUrl);
                 wait.until(b -> "1".equals(b.findElement(org.openqa.selenium.By.tagName("body")).getAttribute("data-done")));
-                JsonNode status = HttpIT.json(http.get("/api/status"));
+                JsonNode status = HttpEndpoint.json(http.get("/api/status"));
                 assertEquals("idle", status.get("state").asText(), evilUrl + " changed heaptap: " + status);
                 assertEquals(200, http.get("/api/status").status(), "still serving after " + evilUrl);
             }

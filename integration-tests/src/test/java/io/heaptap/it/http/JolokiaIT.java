@@ -1,4 +1,4 @@
-package io.heaptap.it;
+package io.heaptap.it.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +10,7 @@ import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.support.Wait;
+import io.heaptap.it.support.HttpEndpoint;
 import io.heaptap.it.workload.Allocator;
 
 import java.nio.file.Files;
@@ -42,7 +43,7 @@ class JolokiaIT {
     void readExecAndRefusal() throws Exception {
         List<String> hostile = List.of("-Djolokia.debug=true", "-Djolokia.includeStackTrace=true", "-Djolokia.agentContext=/elsewhere");
         try (TargetJvm target = TargetJvm.start(Jdk.newest(), Allocator.class, hostile)) {
-            Http http = HttpIT.serve(target.pid());
+            Http http = HttpEndpoint.serve(target.pid());
             String url = http.uri().toString();
             try (JolokiaClient jolokia = new JolokiaClientBuilder().url(url + "jolokia")
                     .setDefaultHttpHeaders(List.of(new HttpHeader("Authorization", "Bearer " + http.token()))).build()) {
@@ -56,9 +57,9 @@ class JolokiaIT {
                         "start(java.lang.String,java.lang.String,boolean)", "1m", "64k", true);
                 JolokiaRemoteException asGet = assertThrows(JolokiaRemoteException.class, () -> jolokia.execute(start, HttpMethod.GET));
                 assertTrue(asGet.getMessage().contains("405"), asGet.getMessage());
-                assertEquals("idle", HttpIT.json(http.get("/api/status")).get("state").asText(), "a GET exec changes nothing");
+                assertEquals("idle", HttpEndpoint.json(http.get("/api/status")).get("state").asText(), "a GET exec changes nothing");
                 jolokia.execute(start, HttpMethod.POST);
-                assertEquals("recording", HttpIT.json(http.get("/api/status")).get("state").asText(),
+                assertEquals("recording", HttpEndpoint.json(http.get("/api/status")).get("state").asText(),
                         "exec through Jolokia reaches the one Controller");
                 Wait.until("samples", Duration.ofSeconds(30),
                         () -> ((Number) read(jolokia, "Samples")).longValue() > 0);

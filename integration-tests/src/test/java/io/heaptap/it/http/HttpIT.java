@@ -1,5 +1,8 @@
-package io.heaptap.it;
+package io.heaptap.it.http;
 
+import static io.heaptap.it.support.HttpEndpoint.json;
+import static io.heaptap.it.support.HttpEndpoint.expectError;
+import static io.heaptap.it.support.Threads.threadCount;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +18,9 @@ import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.support.Wait;
+import io.heaptap.it.support.HttpEndpoint;
+import io.heaptap.it.support.Jmx;
+import io.heaptap.it.support.Threads;
 import io.heaptap.it.workload.Allocator;
 
 import java.io.IOException;
@@ -35,8 +41,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import javax.management.MBeanServerConnection;
 import javax.management.remote.JMXConnector;
@@ -54,16 +58,13 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HttpIT {
-    static final Pattern URL = Pattern.compile("serving at (http://\\S+)");
-    static final Pattern TOKEN_FILE = Pattern.compile("needs the token in (\\S+?)( \\(|:)");
-
     TargetJvm target;
     Http http;
 
     @BeforeAll
     void serve() throws IOException {
         target = TargetJvm.start(Jdk.newest(), Allocator.class);
-        http = serve(target.pid());
+        http = HttpEndpoint.serve(target.pid());
     }
 
     @AfterAll
@@ -74,29 +75,6 @@ class HttpIT {
     @BeforeEach
     void idle() {
         assertEquals(200, http.post("/api/reset").status());
-    }
-
-    /** {@code heaptap serve} as a user runs it; a client with the token the CLI pointed to (the tests run as root). */
-    static Http serve(long pid, String... more) {
-        List<String> args = new ArrayList<>(List.of("serve", Long.toString(pid)));
-        args.addAll(List.of(more));
-        Result r = HeaptapCli.run(args.toArray(String[]::new));
-        assertEquals(0, r.exitCode(), r.toString());
-        Matcher url = URL.matcher(r.out());
-        assertTrue(url.find(), r.out());
-        Matcher file = TOKEN_FILE.matcher(r.out());
-        assertTrue(file.find(), "serve says where the token is: " + r.out());
-        assertTrue(r.out().contains("curl -H \"Authorization: Bearer $(cat " + file.group(1) + ")\" " + url.group(1) + "api/status"),
-                r.out());
-        try {
-            return new Http(url.group(1), Files.readString(Path.of(file.group(1))).strip());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    static JsonNode json(Reply r) {
-        return Profiles.json(r.body());
     }
 
     @Test
@@ -220,18 +198,6 @@ class HttpIT {
         assertEquals(413, tooLarge.status(), tooLarge.toString());
     }
 
-    static void expectError(Reply r, int status, String parameter) {
-        assertEquals(status, r.status(), r.toString());
-        assertTrue(r.header("content-type").orElseThrow().startsWith("application/json"), r.toString());
-        JsonNode error = json(r).get("error");
-        assertEquals(status, error.get("status").asInt());
-        assertFalse(error.get("message").asText().isBlank());
-        if (parameter != null) {
-            assertEquals(parameter, error.get("parameter").asText(), r.toString());
-        }
-        assertEquals("nosniff", r.header("x-content-type-options").orElseThrow());
-    }
-
     @Test
     void everyResponseIsNosniffAndNotCorsByDefault() {
         for (String path : List.of("/", "/api/status", "/assets/d3.js", "/debug/pprof/", "/jolokia/version", "/nope")) {
@@ -267,7 +233,7 @@ class HttpIT {
 
     @Test
     void silentAndSlowClientsAreCutOffAndTheTargetCarriesOn() throws Exception {
-        String before = JmxIT.threadNames(target.pid());
+        String before = Threads.threadNames(target.pid());
         ExecutorService clients = Executors.newFixedThreadPool(4);
         try {
             List<Future<Long>> cutOff = new ArrayList<>();
@@ -285,9 +251,9 @@ class HttpIT {
         }
         assertTrue(target.isAlive());
         assertEquals(200, http.get("/api/status").status());
-        assertEquals(threadCount(before, "allocator"), threadCount(JmxIT.threadNames(target.pid()), "allocator"),
+        assertEquals(threadCount(before, "allocator"), threadCount(Threads.threadNames(target.pid()), "allocator"),
                 "the application's threads are untouched");
-        assertTrue(threadCount(JmxIT.threadNames(target.pid()), "heaptap-http-worker") <= 2, "the worker pool stays bounded");
+        assertTrue(threadCount(Threads.threadNames(target.pid()), "heaptap-http-worker") <= 2, "the worker pool stays bounded");
     }
 
     /**
@@ -319,16 +285,12 @@ class HttpIT {
         return TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
     }
 
-    static int threadCount(String names, String prefix) {
-        return (int) names.lines().filter(l -> l.startsWith(prefix)).count();
-    }
-
     @Test
     void concurrentPollersWhileCapturingNeverFailNorDeadlockWithJmx() throws Exception {
         assertEquals(200, http.post("/api/start?duration=2m&interval=64k").status());
         Wait.until("samples", Duration.ofSeconds(30), () -> json(http.get("/api/status")).get("samples").asLong() > 0);
         ExecutorService pool = Executors.newFixedThreadPool(12);
-        try (JMXConnector jmx = JmxIT.local(target.pid())) {
+        try (JMXConnector jmx = Jmx.local(target.pid())) {
             MBeanServerConnection s = jmx.getMBeanServerConnection();
             List<Callable<Integer>> work = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
@@ -349,8 +311,8 @@ class HttpIT {
             for (int i = 0; i < 2; i++) {
                 work.add(() -> {
                     for (int n = 0; n < 50; n++) {
-                        s.getAttribute(JmxIT.NAME, "EstimatedAllocatedBytes");
-                        s.invoke(JmxIT.NAME, "topAllocations", new Object[] {5}, new String[] {"int"});
+                        s.getAttribute(Jmx.NAME, "EstimatedAllocatedBytes");
+                        s.invoke(Jmx.NAME, "topAllocations", new Object[] {5}, new String[] {"int"});
                     }
                     return 50;
                 });
@@ -387,9 +349,9 @@ class HttpIT {
             }
             assertTrue(HeaptapCli.run("status", pid).out().contains("http:         not serving"), "nothing half-started");
             // Loading heaptap (as status just did) starts no server thread either.
-            assertEquals(0, threadCount(JmxIT.threadNames(other.pid()), "heaptap-http"), "no server thread left behind");
+            assertEquals(0, threadCount(Threads.threadNames(other.pid()), "heaptap-http"), "no server thread left behind");
 
-            Http served = serve(other.pid());
+            Http served = HttpEndpoint.serve(other.pid());
             String url = served.uri().toString();
             Result twice = HeaptapCli.run("serve", pid);
             assertEquals(0, twice.exitCode());
@@ -410,7 +372,7 @@ class HttpIT {
 
     static String uncheckedThreadNames(long pid) {
         try {
-            return JmxIT.threadNames(pid);
+            return Threads.threadNames(pid);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -1,4 +1,4 @@
-package io.heaptap.it;
+package io.heaptap.it.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,6 +15,8 @@ import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.support.Wait;
+import io.heaptap.it.support.HttpEndpoint;
+import io.heaptap.it.support.Jmx;
 import io.heaptap.it.workload.LeakyService;
 
 import java.nio.charset.StandardCharsets;
@@ -55,14 +57,14 @@ class LeaksIT {
         Path out = Paths.workDir("leaks").resolve("leaks.json");
         Files.deleteIfExists(out);
         try (TargetJvm target = TargetJvm.start(Jdk.current(), LeakyService.class, BIG_G1);
-             JMXConnector jmx = JmxIT.local(target.pid())) {
+             JMXConnector jmx = Jmx.local(target.pid())) {
             // -javaagent is not used here: the CLI loads heaptap, so the JMX client waits for the MBean.
             Process cli = HeaptapCli.start("leaks", Long.toString(target.pid()), "--duration", "40s", "--every", "5s", "--gc",
                     "--out", out.toString(), "--paths");
             MBeanServerConnection s = jmx.getMBeanServerConnection();
             Wait.until("the leak watch to start", Duration.ofSeconds(60), () -> watching(s));
             BlockingQueue<Notification> notifications = new LinkedBlockingQueue<>();
-            s.addNotificationListener(JmxIT.NAME, (n, handback) -> notifications.add(n), null, null);
+            s.addNotificationListener(Jmx.NAME, (n, handback) -> notifications.add(n), null, null);
             // heaptap sees only what is allocated while it samples: the kept set is built after the start.
             target.send("keep");
             target.awaitLine("kept", Duration.ofSeconds(60));
@@ -98,10 +100,10 @@ class LeaksIT {
             assertTrue(r.out().contains("paused"), "the walk's pause is stated: " + r.out());
 
             // The same ranking through the MBean and over HTTP, after the CLI has gone.
-            CompositeData[] rows = (CompositeData[]) s.invoke(JmxIT.NAME, "leakRanking", new Object[] {5}, new String[] {"int"});
+            CompositeData[] rows = (CompositeData[]) s.invoke(Jmx.NAME, "leakRanking", new Object[] {5}, new String[] {"int"});
             assertEquals("leak suspect", rows[0].get("verdict"));
             assertTrue(((String) rows[0].get("allocatedAt")).contains("LeakyService.leakSome"));
-            Http http = HttpIT.serve(target.pid());
+            Http http = HttpEndpoint.serve(target.pid());
             JsonNode api = Profiles.json(http.get("/api/leaks?n=3").body());
             assertEquals(3, api.get("sites").size());
             assertTrue(api.get("sites").get(0).get("allocatedAt").asText().contains("LeakyService.leakSome"));
@@ -251,7 +253,7 @@ class LeaksIT {
             Process cli = HeaptapCli.start("leaks", Long.toString(target.pid()), "--duration", "10m", "--every", "1s",
                     "--format", "json");
             // Closed before the target exits: closing a connector to a dead JVM fails.
-            try (JMXConnector jmx = JmxIT.local(target.pid())) {
+            try (JMXConnector jmx = Jmx.local(target.pid())) {
                 MBeanServerConnection s = jmx.getMBeanServerConnection();
                 // Snapshots a second apart: the CLI, polling every 200 ms, has fetched a report by the fifth
                 // even on a loaded machine (its first calls load classes).
@@ -269,7 +271,7 @@ class LeaksIT {
 
     private static boolean watching(MBeanServerConnection s) {
         try {
-            return s.isRegistered(JmxIT.NAME) && "watching".equals(s.getAttribute(JmxIT.NAME, "LeakWatchState"));
+            return s.isRegistered(Jmx.NAME) && "watching".equals(s.getAttribute(Jmx.NAME, "LeakWatchState"));
         } catch (Exception e) {
             return false;
         }
@@ -277,7 +279,7 @@ class LeaksIT {
 
     private static int snapshots(MBeanServerConnection s) {
         try {
-            return s.isRegistered(JmxIT.NAME) ? (Integer) s.getAttribute(JmxIT.NAME, "LeakWatchSnapshots") : 0;
+            return s.isRegistered(Jmx.NAME) ? (Integer) s.getAttribute(Jmx.NAME, "LeakWatchSnapshots") : 0;
         } catch (Exception e) {
             return 0;
         }

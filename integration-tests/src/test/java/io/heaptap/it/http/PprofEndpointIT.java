@@ -1,5 +1,7 @@
-package io.heaptap.it;
+package io.heaptap.it.http;
 
+import static io.heaptap.it.support.PprofTypes.GO_HEAP_TYPES;
+import static io.heaptap.it.support.PprofTypes.types;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +13,7 @@ import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.support.Wait;
+import io.heaptap.it.support.HttpEndpoint;
 import io.heaptap.it.workload.Allocator;
 
 import java.net.Socket;
@@ -25,13 +28,10 @@ import org.junit.jupiter.api.Test;
  * Parca scrape a Go service, decoded with pprof's official profile.proto classes.
  */
 class PprofEndpointIT {
-    static final List<String> GO_HEAP_TYPES = List.of("alloc_objects/count", "alloc_space/bytes", "inuse_objects/count",
-            "inuse_space/bytes");
-
     @Test
     void scrapedLikeAGoService() throws Exception {
         try (TargetJvm target = TargetJvm.start(Jdk.newest(), Allocator.class)) {
-            Http http = HttpIT.serve(target.pid());
+            Http http = HttpEndpoint.serve(target.pid());
 
             // Idle target, ?seconds=N: a capture of exactly N seconds is started for the scrape.
             Reply window = http.get("/debug/pprof/allocs?seconds=2", "Accept-Encoding", "gzip");
@@ -44,12 +44,12 @@ class PprofEndpointIT {
             double seconds = scraped.getDurationNanos() / 1e9;
             assertTrue(seconds >= 1.9 && seconds <= 3, "the window is the 2 s asked for: " + seconds);
             assertTrue(functions(scraped).stream().anyMatch(f -> f.contains("allocateBuffer")), "the workload's hot frame");
-            assertTrue(HttpIT.json(http.get("/api/status")).get("startedBy").asText().startsWith("pprof scrape from 127.0.0.1"));
+            assertTrue(HttpEndpoint.json(http.get("/api/status")).get("startedBy").asText().startsWith("pprof scrape from 127.0.0.1"));
 
             // A window the running capture would not cover is refused, not silently shortened (issue #15).
             assertEquals(200, http.post("/api/start?duration=5s").status());
             Reply overlapping = http.get("/debug/pprof/allocs?seconds=30");
-            HttpIT.expectError(overlapping, 409, null);
+            HttpEndpoint.expectError(overlapping, 409, null);
             assertTrue(overlapping.header("retry-after").isPresent(), overlapping.toString());
             assertEquals(200, http.post("/api/stop").status());
 
@@ -59,7 +59,7 @@ class PprofEndpointIT {
                         + http.uri().getPort() + "\r\nAuthorization: Bearer " + http.token() + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                 scraper.getOutputStream().flush();
                 Wait.until("the scrape's capture", Duration.ofSeconds(30), () -> "recording".equals(state(http))
-                        && HttpIT.json(http.get("/api/status")).get("startedBy").asText().startsWith("pprof scrape"));
+                        && HttpEndpoint.json(http.get("/api/status")).get("startedBy").asText().startsWith("pprof scrape"));
             }
             Wait.until("the abandoned scrape's capture to stop", Duration.ofSeconds(30), () -> "stopped".equals(state(http)));
 
@@ -86,19 +86,14 @@ class PprofEndpointIT {
             assertEquals("inuse_space", h.getStringTable((int) h.getDefaultSampleType()));
             assertTrue(h.getLocationList().stream().allMatch(l -> l.getAddress() != 0), "non-zero addresses (Alloy keys stacks by address)");
 
-            HttpIT.expectError(http.get("/debug/pprof/allocs?seconds=0"), 400, "seconds");
-            HttpIT.expectError(http.get("/debug/pprof/allocs?gc=1"), 400, "gc");
-            HttpIT.expectError(http.get("/debug/pprof/profile"), 404, null);
+            HttpEndpoint.expectError(http.get("/debug/pprof/allocs?seconds=0"), 400, "seconds");
+            HttpEndpoint.expectError(http.get("/debug/pprof/allocs?gc=1"), 400, "gc");
+            HttpEndpoint.expectError(http.get("/debug/pprof/profile"), 404, null);
         }
     }
 
     static String state(Http http) {
-        return HttpIT.json(http.get("/api/status")).get("state").asText();
-    }
-
-    static List<String> types(Profile p) {
-        return p.getSampleTypeList().stream()
-                .map(t -> p.getStringTable((int) t.getType()) + "/" + p.getStringTable((int) t.getUnit())).toList();
+        return HttpEndpoint.json(http.get("/api/status")).get("state").asText();
     }
 
     static List<String> functions(Profile p) {

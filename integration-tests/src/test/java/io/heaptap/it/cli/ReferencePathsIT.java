@@ -1,4 +1,4 @@
-package io.heaptap.it;
+package io.heaptap.it.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,6 +8,7 @@ import io.heaptap.it.support.HeaptapCli;
 import io.heaptap.it.support.HeaptapCli.Result;
 import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.support.OneLineErrors;
 import io.heaptap.it.workload.StaticHolder;
 
 import java.time.Duration;
@@ -95,7 +96,7 @@ class ReferencePathsIT {
     void anUnknownSiteIsABadArgument() throws Exception {
         try (TargetJvm target = filledTarget(Jdk.current(), List.of())) {
             Result r = HeaptapCli.run("paths", Long.toString(target.pid()), "--site", "NoSuchTypeAnywhere");
-            BadInputIT.assertOneLineError(r, 2, "no allocation site matches 'NoSuchTypeAnywhere'");
+            OneLineErrors.assertOneLineError(r, 2, "no allocation site matches 'NoSuchTypeAnywhere'");
         }
     }
 
@@ -103,18 +104,18 @@ class ReferencePathsIT {
     void withoutACaptureNothingIsTracked() throws Exception {
         try (TargetJvm target = TargetJvm.start(Jdk.current(), StaticHolder.class)) {
             Result r = HeaptapCli.run("paths", Long.toString(target.pid()), "--site", LEAKED);
-            BadInputIT.assertOneLineError(r, 5, "nothing is tracked");
+            OneLineErrors.assertOneLineError(r, 5, "nothing is tracked");
             assertTrue(target.isAlive());
         }
     }
 
     @Test
     void badBoundsAreRefusedBeforeAttaching() {
-        BadInputIT.assertOneLineError(HeaptapCli.run("paths", BadInputIT.NO_SUCH_PID, "--site", "x", "--max-paths", "0"), 2,
+        OneLineErrors.assertOneLineError(HeaptapCli.run("paths", OneLineErrors.NO_SUCH_PID, "--site", "x", "--max-paths", "0"), 2,
                 "max paths must be between 1 and 64");
-        BadInputIT.assertOneLineError(HeaptapCli.run("paths", BadInputIT.NO_SUCH_PID, "--site", "x", "--time-limit", "11s"), 2,
+        OneLineErrors.assertOneLineError(HeaptapCli.run("paths", OneLineErrors.NO_SUCH_PID, "--site", "x", "--time-limit", "11s"), 2,
                 "above the maximum of 10s");
-        BadInputIT.assertOneLineError(HeaptapCli.run("paths", BadInputIT.NO_SUCH_PID, "--site", "x", "--max-depth", "0"), 2,
+        OneLineErrors.assertOneLineError(HeaptapCli.run("paths", OneLineErrors.NO_SUCH_PID, "--site", "x", "--max-depth", "0"), 2,
                 "max depth must be between 1 and 1024");
     }
 }

@@ -1,4 +1,4 @@
-package io.heaptap.it;
+package io.heaptap.it.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

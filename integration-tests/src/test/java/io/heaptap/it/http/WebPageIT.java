@@ -1,11 +1,15 @@
-package io.heaptap.it;
+package io.heaptap.it.http;
 
+import static io.heaptap.it.support.Chromium.CHROMIUM;
+import static io.heaptap.it.support.Chromium.CHROMEDRIVER;
+import static io.heaptap.it.support.Chromium.chromium;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.support.HttpEndpoint;
 import io.heaptap.it.workload.Allocator;
 
 import java.io.File;
@@ -21,8 +25,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -31,9 +33,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * screenshot is kept as integration-tests/target/it-work/web-page.png, a build artifact.
  */
 class WebPageIT {
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-
     @Test
     void startWatchTheFlameGraphAndStop() throws Exception {
         assertTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
@@ -41,7 +40,7 @@ class WebPageIT {
         Path work = Paths.workDir("web-page");
         try (TargetJvm target = TargetJvm.start(Jdk.newest(), Allocator.class)) {
             // Signed in as a browser user is: the token as the password of HTTP Basic.
-            String url = HttpIT.serve(target.pid()).browserUrl();
+            String url = HttpEndpoint.serve(target.pid()).browserUrl();
             WebDriver browser = chromium(work);
             try {
                 browser.get(url);
@@ -75,19 +74,5 @@ class WebPageIT {
                 browser.quit();
             }
         }
-    }
-
-    static WebDriver chromium(Path work) {
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-default-apps", "--disable-sync",
-                "--disable-extensions", "--no-first-run", "--window-size=1400,1000",
-                "--user-data-dir=" + work.resolve("chromium-profile"));
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort()
-                .build();
-        return new ChromeDriver(service, options);
     }
 }

@@ -1,4 +1,4 @@
-package io.heaptap.it;
+package io.heaptap.it.attach;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,6 +12,8 @@ import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.Wait;
+import io.heaptap.it.support.HttpEndpoint;
+import io.heaptap.it.support.VerbosePhases;
 import io.heaptap.it.workload.AllBlocked;
 import io.heaptap.it.workload.Allocator;
 import io.heaptap.it.workload.LockedDownApp;
@@ -57,7 +59,7 @@ class AttachIT {
             String pid = Long.toString(target.pid());
             Result started = HeaptapCli.run("start", pid, "--duration", "2m", "--interval", "64k", "--verbose");
             assertEquals(0, started.exitCode(), started::toString);
-            List<String> phases = StartVerboseIT.PHASE.matcher(started.stderr()).results().map(m -> m.group(2)).toList();
+            List<String> phases = VerbosePhases.PHASE.matcher(started.stderr()).results().map(m -> m.group(2)).toList();
             assertTrue(phases.stream().anyMatch(p -> p.startsWith("first sample in the target")), started::toString);
             assertFalse(phases.stream().anyMatch(p -> p.contains("JMX")), "no JMX on start's path: " + phases);
             // The JMX commands still find heaptap: its MXBean was registered after sampling began.
@@ -81,12 +83,12 @@ class AttachIT {
             assertEquals(4, capture.exitCode(), capture::toString);
             assertEquals(1, capture.stderr().lines().filter(l -> !l.isBlank()).count(), capture::toString);
             assertTrue(capture.stderr().contains("heaptap serve " + pid), capture::toString);
-            Http http = HttpIT.serve(target.pid());
-            assertEquals("stopped", HttpIT.json(http.get("/api/status")).get("state").asText(), "the capture was stopped again");
+            Http http = HttpEndpoint.serve(target.pid());
+            assertEquals("stopped", HttpEndpoint.json(http.get("/api/status")).get("state").asText(), "the capture was stopped again");
 
             Result start = HeaptapCli.run("start", pid, "--duration", "10m");
             assertEquals(0, start.exitCode(), start::toString);
-            JsonNode status = HttpIT.json(http.get("/api/status"));
+            JsonNode status = HttpEndpoint.json(http.get("/api/status"));
             assertEquals("recording", status.get("state").asText());
             assertTrue(status.get("startedBy").asText().startsWith("heaptap start"), status::toString);
         }

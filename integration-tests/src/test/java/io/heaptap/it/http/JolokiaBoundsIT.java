@@ -1,4 +1,4 @@
-package io.heaptap.it;
+package io.heaptap.it.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +10,9 @@ import io.heaptap.it.support.Http;
 import io.heaptap.it.support.Http.Reply;
 import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.support.HttpEndpoint;
+import io.heaptap.it.support.Jmx;
+import io.heaptap.it.support.Threads;
 import io.heaptap.it.workload.Allocator;
 
 import java.nio.charset.StandardCharsets;
@@ -42,8 +45,8 @@ class JolokiaBoundsIT {
     @Test
     void theBulkAttackLeavesASmallHeapTargetAliveAndItsThreadsUnharmed() throws Exception {
         try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class, List.of("-Xmx256m"))) {
-            Http http = HttpIT.serve(target.pid());
-            String before = JmxIT.threadNames(target.pid());
+            Http http = HttpEndpoint.serve(target.pid());
+            String before = Threads.threadNames(target.pid());
             byte[] attack = bulk(1900, "{\"type\":\"read\",\"mbean\":\"*:*\"}");
             assertTrue(attack.length > 55_000 && attack.length <= 64 * 1024, "the issue's 64 KiB body: " + attack.length);
 
@@ -74,7 +77,7 @@ class JolokiaBoundsIT {
             long maxHeapUsed = 0;
             double slowest = 0;
             int longestAnswer = 0;
-            try (JMXConnector jmx = JmxIT.local(target.pid())) {
+            try (JMXConnector jmx = Jmx.local(target.pid())) {
                 MBeanServerConnection s = jmx.getMBeanServerConnection();
                 for (int round = 0; round < 10; round++) {
                     t0 = System.nanoTime();
@@ -83,7 +86,7 @@ class JolokiaBoundsIT {
                     assertEquals(200, r.status(), r.toString());
                     longestAnswer = Math.max(longestAnswer, r.body().length);
                     assertTrue(r.body().length < 6 << 20, "bounded answer: " + r.body().length + " bytes");
-                    JsonNode answers = HttpIT.json(r);
+                    JsonNode answers = HttpEndpoint.json(r);
                     assertEquals(100, answers.size());
                     for (JsonNode a : answers) {
                         int st = a.get("status").asInt();
@@ -99,8 +102,8 @@ class JolokiaBoundsIT {
                     nobodySeconds, tooManySeconds, slowest, longestAnswer, maxHeapUsed);
             assertTrue(target.isAlive());
             assertEquals(200, http.get("/api/status").status());
-            String after = JmxIT.threadNames(target.pid());
-            assertEquals(HttpIT.threadCount(before, "allocator"), HttpIT.threadCount(after, "allocator"), "the application's threads live on");
+            String after = Threads.threadNames(target.pid());
+            assertEquals(Threads.threadCount(before, "allocator"), Threads.threadCount(after, "allocator"), "the application's threads live on");
             assertFalse(target.stderr().contains("OutOfMemoryError"), target.stderr());
         }
     }

@@ -1,12 +1,14 @@
-package io.heaptap.it;
+package io.heaptap.it.jmx;
 
+import static io.heaptap.it.support.Jmx.NAME;
+import static io.heaptap.it.support.Jmx.START;
+import static io.heaptap.it.support.Jmx.local;
+import static io.heaptap.it.support.Threads.threadNames;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import com.sun.tools.attach.VirtualMachine;
 
 import io.heaptap.it.support.HeaptapCli;
 import io.heaptap.it.support.HeaptapCli.Result;
@@ -34,7 +36,6 @@ import javax.management.MBeanOperationInfo;
 import javax.management.MBeanParameterInfo;
 import javax.management.MBeanServerConnection;
 import javax.management.Notification;
-import javax.management.ObjectName;
 import javax.management.RuntimeMBeanException;
 import javax.management.openmbean.CompositeData;
 import javax.management.openmbean.OpenType;
@@ -50,24 +51,11 @@ import org.junit.jupiter.api.Test;
  * loopback. No heaptap class is used on the client side.
  */
 class JmxIT {
-    static final ObjectName NAME = objectName("io.heaptap:type=Heaptap");
-    static final String[] START = {"java.lang.String", "java.lang.String", "boolean"};
-
     /** A target with heaptap loaded at start-up (-javaagent): dormant until started. */
     static TargetJvm target(List<String> more) throws IOException {
         List<String> args = new java.util.ArrayList<>(List.of("-javaagent:" + Paths.heaptapJar()));
         args.addAll(more);
         return TargetJvm.start(Jdk.current(), Allocator.class, args);
-    }
-
-    /** The local connector, the way JConsole connects to a local process. */
-    static JMXConnector local(long pid) throws Exception {
-        VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
-        try {
-            return JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent()));
-        } finally {
-            vm.detach();
-        }
     }
 
     @Test
@@ -266,24 +254,6 @@ class JmxIT {
     static String string(MBeanServerConnection s, String name) {
         try {
             return (String) s.getAttribute(NAME, name);
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    static String threadNames(long pid) throws IOException {
-        StringBuilder names = new StringBuilder();
-        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            for (Path t : (Iterable<Path>) tasks::iterator) {
-                names.append(Files.readString(t.resolve("comm")));
-            }
-        }
-        return names.toString();
-    }
-
-    static ObjectName objectName(String name) {
-        try {
-            return new ObjectName(name);
         } catch (Exception e) {
             throw new AssertionError(e);
         }

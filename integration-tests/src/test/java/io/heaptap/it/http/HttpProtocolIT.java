@@ -1,4 +1,4 @@
-package io.heaptap.it;
+package io.heaptap.it.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.heaptap.it.support.Http;
 import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.TargetJvm;
+import io.heaptap.it.support.HttpEndpoint;
+import io.heaptap.it.support.Threads;
 import io.heaptap.it.workload.Allocator;
 
 import java.io.ByteArrayOutputStream;
@@ -48,7 +50,7 @@ class HttpProtocolIT {
     @BeforeAll
     void serve() throws IOException {
         target = TargetJvm.start(Jdk.current(), Allocator.class, List.of("-Xmx128m"));
-        http = HttpIT.serve(target.pid());
+        http = HttpEndpoint.serve(target.pid());
     }
 
     @AfterAll
@@ -100,7 +102,7 @@ class HttpProtocolIT {
      */
     @Test
     void aBoundedFuzzLeavesTheTargetHealthy() throws Exception {
-        String before = JmxIT.threadNames(target.pid());
+        String before = Threads.threadNames(target.pid());
         Random random = new Random(SEED);
         Map<Integer, Integer> statuses = new TreeMap<>();
         Set<Integer> allowed = Set.of(200, 204, 400, 401, 403, 404, 405, 408, 409, 413, 414, 431, 503);
@@ -129,9 +131,9 @@ class HttpProtocolIT {
         assertTrue(target.isAlive());
         assertEquals(200, http.get("/api/status").status());
         assertEquals(200, http.post("/api/reset").status());
-        String after = JmxIT.threadNames(target.pid());
-        assertEquals(HttpIT.threadCount(before, "allocator"), HttpIT.threadCount(after, "allocator"), "the application's threads live on");
-        assertTrue(HttpIT.threadCount(after, "heaptap-http-worker") <= 2, after);
+        String after = Threads.threadNames(target.pid());
+        assertEquals(Threads.threadCount(before, "allocator"), Threads.threadCount(after, "allocator"), "the application's threads live on");
+        assertTrue(Threads.threadCount(after, "heaptap-http-worker") <= 2, after);
         assertFalse(target.stderr().contains("OutOfMemoryError") || target.stderr().contains("Exception"), target.stderr());
     }
 

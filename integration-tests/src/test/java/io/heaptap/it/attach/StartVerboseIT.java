@@ -1,5 +1,6 @@
-package io.heaptap.it;
+package io.heaptap.it.attach;
 
+import static io.heaptap.it.support.VerbosePhases.PHASE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,7 +28,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * loads nothing. No timing goal here: those are the benchmark's.
  */
 class StartVerboseIT {
-    static final Pattern PHASE = Pattern.compile("^heaptap: phase +([0-9.]+) ms  (.+)$", Pattern.MULTILINE);
     static final Pattern TOTAL = Pattern.compile("^heaptap: total +([0-9.]+) ms", Pattern.MULTILINE);
 
     record Phase(String name, double millis) {

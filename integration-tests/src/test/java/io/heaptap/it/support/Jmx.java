@@ -1,0 +1,35 @@
+package io.heaptap.it.support;
+
+import com.sun.tools.attach.VirtualMachine;
+
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
+/** heaptap's MXBean as a generic JMX client sees it: its name, the signature of start, the local connector. */
+public final class Jmx {
+    public static final ObjectName NAME = objectName("io.heaptap:type=Heaptap");
+    public static final String[] START = {"java.lang.String", "java.lang.String", "boolean"};
+
+    private Jmx() {
+    }
+
+    /** The local connector, the way JConsole connects to a local process. */
+    public static JMXConnector local(long pid) throws Exception {
+        VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
+        try {
+            return JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent()));
+        } finally {
+            vm.detach();
+        }
+    }
+
+    private static ObjectName objectName(String name) {
+        try {
+            return new ObjectName(name);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
