@@ -156,19 +156,8 @@ public final class Controller {
         } catch (NativeAgentException e) {
             throw new SessionConflictException(e.getMessage());
         }
-        gcMonitor.start();
         windowSamplesAtStart = 0;
-        windowSamplesAtEnd = -1;
-        markingsAtStart = liveTracker.markings().completed();
-        forcedAtStart = liveTracker.markings().forcedCount();
-        options = requested;
-        startedBy = clientLabel(client);
-        startedAt = Instant.now();
-        startNanos = System.nanoTime();
-        state = SessionState.RECORDING;
-        forgetRecentProfile();
-        deadline = timer.schedule(this::timeBoxEnded, requested.duration().toNanos(), TimeUnit.NANOSECONDS);
-        cancelGoverning();
+        beginRecording(requested, client);
         governor = requested.adaptive()
                 ? new SampleRateGovernor(requested.sampleRate(), requested.intervalBytes(), native_.sampleCount(), startNanos) : null;
         if (governor != null) {
@@ -179,6 +168,22 @@ public final class Controller {
         SessionStatus started = status();
         listeners.forEach(l -> l.captureStarted(started));
         return started;
+    }
+
+    /** What every capture does once its sampling runs, a window over continuous sampling or not: the session's state. */
+    private void beginRecording(CaptureOptions requested, String client) {
+        windowSamplesAtEnd = -1;
+        gcMonitor.start();
+        markingsAtStart = liveTracker.markings().completed();
+        forcedAtStart = liveTracker.markings().forcedCount();
+        options = requested;
+        startedBy = clientLabel(client);
+        startedAt = Instant.now();
+        startNanos = System.nanoTime();
+        state = SessionState.RECORDING;
+        forgetRecentProfile();
+        deadline = timer.schedule(this::timeBoxEnded, requested.duration().toNanos(), TimeUnit.NANOSECONDS);
+        cancelGoverning();
     }
 
     /**
@@ -197,19 +202,8 @@ public final class Controller {
         }
         native_.beginWindow();
         windowSamplesAtStart = native_.sampleCount();
-        windowSamplesAtEnd = -1;
-        gcMonitor.start();
-        markingsAtStart = liveTracker.markings().completed();
-        forcedAtStart = liveTracker.markings().forcedCount();
-        options = requested;
-        startedBy = clientLabel(client);
-        startedAt = Instant.now();
-        startNanos = System.nanoTime();
-        state = SessionState.RECORDING;
-        forgetRecentProfile();
-        cancelGoverning();
+        beginRecording(requested, client);
         governor = continuous.governor();  // the window reports the continuous interval; only continuous governs it
-        deadline = timer.schedule(this::timeBoxEnded, requested.duration().toNanos(), TimeUnit.NANOSECONDS);
         SessionStatus started = status();
         listeners.forEach(l -> l.captureStarted(started));
         return started;
