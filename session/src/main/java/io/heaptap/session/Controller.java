@@ -276,10 +276,7 @@ public final class Controller {
         if (continuous == null) {
             return;
         }
-        long now = System.nanoTime();
-        long next = continuous.governor().next(agent.sampleCount(), now);
-        // Every reading: before JDK 25 the JVM's own interval also follows the allocation rate (JvmSamplingInterval).
-        agent.setInterval(next, allocationRate.next(now));
+        govern(continuous.governor());
     }
 
     /**
@@ -300,11 +297,17 @@ public final class Controller {
         if (state != SessionState.RECORDING || governor == null) {
             return;
         }
+        govern(governor);
+    }
+
+    /**
+     * One reading of a sample-rate target, for a capture or for continuous sampling. The interval is
+     * set at every reading, not only when it moves: before JDK 25 the JVM's own interval also follows
+     * the allocation rate (JvmSamplingInterval). False only when sampling has just ended.
+     */
+    private void govern(SampleRateGovernor rateTarget) {
         long now = System.nanoTime();
-        long next = governor.next(agent.sampleCount(), now);
-        // Every reading, not only when the interval moves: before JDK 25 the JVM's own interval also
-        // follows the allocation rate (JvmSamplingInterval). False only when the capture has just ended.
-        agent.setInterval(next, allocationRate.next(now));
+        agent.setInterval(rateTarget.next(agent.sampleCount(), now), allocationRate.next(now));
     }
 
     private void cancelGoverning() {
