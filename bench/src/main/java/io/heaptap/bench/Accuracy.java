@@ -2,6 +2,7 @@ package io.heaptap.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,11 +19,14 @@ import java.util.regex.Pattern;
  */
 final class Accuracy {
     static final String HEAPTAP = "heaptap 512k";
+    /** heaptap as a user runs it: the default sample-rate target, over a capture of {@link #DEFAULT_CAPTURE}. */
+    static final String HEAPTAP_DEFAULT = "heaptap default, 10 s";
+    static final Duration DEFAULT_CAPTURE = Duration.ofSeconds(10);
     static final String JFR = "JFR profile";
     static final String ASYNC = "async-profiler alloc 512k";
     static final String ASYNC_LIVE = "async-profiler alloc,live 512k";
     static final String JFR_OLD = "JFR OldObjectSample";
-    private static final String[] ALLOC_TOOLS = {HEAPTAP, JFR, ASYNC};
+    private static final String[] ALLOC_TOOLS = {HEAPTAP_DEFAULT, HEAPTAP, JFR, ASYNC};
     private static final Pattern SITE = Pattern.compile("AccuracyTarget\\.((?:bytes|kept)\\w+)");
 
     private final Path classes;
@@ -44,6 +48,7 @@ final class Accuracy {
     /** Runs every tool {@code reps} times on {@code jdk}; returns the section's Markdown and adds its figures to {@code measured}. */
     List<String> run(BenchTarget.Jdk jdk, int reps, Map<String, Double> measured) throws Exception {
         for (int rep = 0; rep < reps; rep++) {
+            heaptapDefault(jdk);
             heaptap(jdk);
             jfr(jdk);
             asyncProfiler(jdk, false);
@@ -54,6 +59,8 @@ final class Accuracy {
         md.add("");
         md.add("Estimated ÷ true bytes per site (1.000 = exact), summed over " + reps + " run(s) of each tool, each in its own JVM. "
                 + "The target counts its own allocations; sites run interleaved object by object. heaptap: Poisson weights; "
+                + "heaptap default: a capture at the default sample-rate target that lasts " + DEFAULT_CAPTURE.toSeconds()
+                + " s while the target repeats its plan (the truth is what those plans allocated); "
                 + "JFR `settings=profile`: sum of `jdk.ObjectAllocationSample` weights (throttled to 300 events/s); "
                 + "async-profiler 4.6: `alloc=512k,total`.");
         md.add("");
@@ -157,6 +164,35 @@ final class Accuracy {
                     if (site.get("live") instanceof Map<?, ?> l && l.get("proven") instanceof Map<?, ?> proven) {
                         add(live, name, HEAPTAP, ((Number) proven.get("estimatedBytes")).doubleValue());
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * A capture at heaptap's defaults, as long as the goal's: the sample-rate target decides the interval,
+     * so the number of samples (and the estimates' spread) follows the capture's length, not the bytes.
+     * The target repeats its allocation plan until the capture has lasted {@link #DEFAULT_CAPTURE}.
+     */
+    @SuppressWarnings("unchecked")
+    private void heaptapDefault(BenchTarget.Jdk jdk) throws Exception {
+        try (BenchTarget t = new BenchTarget(jdk, classes, AccuracyTarget.class, List.of("-Dbench.allocMib=" + (quick ? 8 : 64)))) {
+            String pid = Long.toString(t.pid());
+            commands.heaptap("start", pid, "--duration", "1h");
+            long end = System.nanoTime() + (quick ? Duration.ofSeconds(1) : DEFAULT_CAPTURE).toNanos();
+            do {
+                truth(allocated, t.command("alloc", "allocated"), HEAPTAP_DEFAULT);
+            } while (System.nanoTime() < end);
+            commands.heaptap("stop", pid);
+            Path out = Files.createTempFile("heaptap-accuracy-", ".json");
+            commands.heaptap("dump", pid, "--format", "json", "--out", out.toString());
+            Map<String, Object> profile = (Map<String, Object>) Json.parse(Files.readString(out));
+            Files.delete(out);
+            for (Object o : (List<Object>) profile.get("sites")) {
+                Map<String, Object> site = (Map<String, Object>) o;
+                String name = siteOf((List<Object>) site.get("stack"));
+                if (name != null) {
+                    add(allocated, name, HEAPTAP_DEFAULT, ((Number) site.get("estimatedBytes")).doubleValue());
                 }
             }
         }

@@ -315,8 +315,21 @@ public final class BenchSuite {
         List<Tool> all = List.of(Tool.heaptapDefault(true), Tool.heaptapContinuous(), Tool.heaptap("512k", false), Tool.heaptap("512k", true),
                 Tool.heaptap("64k", true), Tool.jfrProfile(), Tool.asyncProfiler(asyncProfiler, "alloc", "512k", false),
                 Tool.asyncProfiler(asyncProfiler, "alloc", "512k", true));
-        return toolPrefixes == null ? all : all.stream().filter(t -> toolPrefixes.stream().anyMatch(t.name()::startsWith)).toList();
+        if (toolPrefixes == null) {
+            return all;
+        }
+        List<Tool> chosen = new ArrayList<>(all.stream().filter(t -> toolPrefixes.stream().anyMatch(t.name()::startsWith)).toList());
+        // Any other heaptap setting by name, e.g. 'heaptap 1000/s live' or 'heaptap 128k no-live', to compare settings side by side.
+        for (String prefix : toolPrefixes) {
+            Matcher m = HEAPTAP_SETTING.matcher(prefix.strip());
+            if (m.matches() && chosen.stream().noneMatch(t -> t.name().equals(prefix.strip()))) {
+                chosen.add(Tool.heaptap(m.group(1), m.group(2).equals("live")));
+            }
+        }
+        return chosen;
     }
+
+    private static final Pattern HEAPTAP_SETTING = Pattern.compile("heaptap (\\d+[kKmM]?|\\d+/s) (live|no-live)");
 
     private void overhead(BenchTarget.Jdk jdk, Class<?> target, String title) throws Exception {
         long warm = quick ? 1000 : 8000;
