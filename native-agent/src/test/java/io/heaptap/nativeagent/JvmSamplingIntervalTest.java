@@ -22,11 +22,11 @@ class JvmSamplingIntervalTest {
     private static final long GB = 1_000_000_000L;
 
     @Test
-    void beforeJdk25TheJvmIntervalRisesWithTheAllocationRateUpTo32KiB() {
+    void beforeJdk25TheJvmIntervalRisesWithTheAllocationRateUpTo16KiB() {
         assertEquals(8 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 500_000_000L, 8 * KIB), "0.5 GB/s: 61k events/s at 8 KiB");
         assertEquals(16 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, GB, 8 * KIB), "1 GB/s: 122k/s at 8 KiB, 61k at 16");
-        assertEquals(32 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 13 * GB, 8 * KIB), "13 GB/s: capped at 32 KiB");
-        assertEquals(8 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, -1, 32 * KIB), "rate unknown: the accurate 8 KiB");
+        assertEquals(16 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 13 * GB, 8 * KIB), "13 GB/s: capped at 16 KiB");
+        assertEquals(8 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, -1, 16 * KIB), "rate unknown: the accurate 8 KiB");
     }
 
     @Test
@@ -39,13 +39,13 @@ class JvmSamplingIntervalTest {
     void itComesDownOneStepAtATimeAndOnlyWellUnderTheThreshold() {
         // 1.5 GB/s at 16 KiB: 92k/s at 16, 183k at 8: stays.
         assertEquals(16 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 1_500_000_000L, 16 * KIB));
-        // 1 GB/s at 32 KiB: 16 KiB would take 61k/s, over half the threshold: stays (hysteresis).
-        assertEquals(32 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, GB, 32 * KIB));
-        // 0.5 GB/s at 32 KiB: 16 KiB takes 31k/s: one step down.
-        assertEquals(16 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 500_000_000L, 32 * KIB));
-        // quiet: one step at a time, then 8 KiB.
-        assertEquals(16 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 0, 32 * KIB));
+        // 0.7 GB/s at 16 KiB: 8 KiB would take 85k/s, over half the threshold: stays (hysteresis).
+        assertEquals(16 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 700_000_000L, 16 * KIB));
+        // 0.3 GB/s at 16 KiB: 8 KiB takes 37k/s: down to 8 KiB.
+        assertEquals(8 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 300_000_000L, 16 * KIB));
+        // quiet: back to 8 KiB; an interval above the cap (set before this rule) comes down to the cap first.
         assertEquals(8 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, 0, 16 * KIB));
+        assertEquals(16 * KIB, JvmSamplingInterval.forRate(17, 512 * KIB, GB, 32 * KIB));
     }
 
     @Test
