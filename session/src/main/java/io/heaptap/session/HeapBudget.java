@@ -43,6 +43,11 @@ public final class HeapBudget {
         return bytes;
     }
 
+    /** What requests hold now (a waiting delta scrape holds its baseline's share for its whole wait). */
+    public synchronized long inUseBytes() {
+        return inUse;
+    }
+
     /** The most ever reserved at once (for the benchmarks and the curious). */
     public synchronized long peakBytes() {
         return peak;
