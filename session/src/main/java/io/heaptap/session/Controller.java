@@ -559,14 +559,17 @@ public final class Controller {
      * The start of a delta over the next seconds (pprof's {@code ?seconds=N}): the counters of
      * continuous sampling ({@code continuous}) or of the running capture, kept as 40 bytes a site
      * under a reservation of heaptap's heap budget until the baseline is closed. The delta itself is
-     * {@link #withDeltaProfile}.
+     * {@link #withDeltaProfile}, to be encoded in {@code format}.
      *
-     * @throws HeapBudgetException      other requests hold the budget (after waiting for them a little)
+     * @throws HeapBudgetException      other requests hold the budget (after waiting for them a little), or the
+     *                                  baselines already kept leave too little room for this one and its end
      * @throws SessionConflictException continuous sampling is off, or no capture has run
      */
-    public DeltaBaseline deltaBaseline(boolean continuous) {
-        HeapBudget.Reservation reserved = budget.reserve(DumpCost.counters(requireAgent().tableSizes()),
-                "a delta's baseline", instead, true);
+    public DeltaBaseline deltaBaseline(boolean continuous, ProfileFormat format) {
+        TableSizes sizes = requireAgent().tableSizes();
+        // Kept for the whole window, beside room for its end (and every other request) to decode.
+        HeapBudget.Reservation reserved = budget.reserveKept(DumpCost.counters(sizes), DumpCost.deltaAndEncode(sizes, format),
+                "a delta scrape's baseline", instead);
         try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
             synchronized (this) {
                 DumpHeader header;

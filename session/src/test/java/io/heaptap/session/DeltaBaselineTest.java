@@ -58,7 +58,7 @@ class DeltaBaselineTest {
         controller.startContinuous(null, "test");
         assertEquals(0, budget.inUseBytes());
 
-        DeltaBaseline since = controller.deltaBaseline(true);
+        DeltaBaseline since = controller.deltaBaseline(true, ProfileFormat.PPROF);
         long held = DumpCost.counters(SIZES);
         assertEquals(held, budget.inUseBytes(), "the baseline's counters, reserved for the whole wait");
         assertTrue(held < 1024 * 1024, "40 bytes a site and the reading buffers: " + held);
@@ -88,7 +88,7 @@ class DeltaBaselineTest {
     @Test
     void stoppingContinuousSamplingDuringTheWaitGivesTheBudgetBackAtOnceAndRefusesTheDelta() {
         controller.startContinuous(null, "test");
-        DeltaBaseline since = controller.deltaBaseline(true);
+        DeltaBaseline since = controller.deltaBaseline(true, ProfileFormat.PPROF);
         assertTrue(budget.inUseBytes() > 0);
         controller.stopContinuous();
         assertEquals(0, budget.inUseBytes(), "heaptap stop --continuous: the waiting baseline's share is back now");
@@ -106,7 +106,7 @@ class DeltaBaselineTest {
     @Test
     void aBaselineOfAnotherGenerationIsRefusedAtTheEnd() {
         controller.start(capture(), "test");
-        DeltaBaseline since = controller.deltaBaseline(false);
+        DeltaBaseline since = controller.deltaBaseline(false, ProfileFormat.PPROF);
         controller.stop();
         controller.start(capture(), "another");  // a new capture: new counters, site ids of other sites
         assertEquals(0, budget.inUseBytes(), "the replaced capture's baseline was closed");
@@ -118,7 +118,7 @@ class DeltaBaselineTest {
     @Test
     void aFailedEndGivesItsShareBackAndTheBaselineKeepsItsOwnUntilClosed() {
         controller.startContinuous(null, "test");
-        DeltaBaseline since = controller.deltaBaseline(true);
+        DeltaBaseline since = controller.deltaBaseline(true, ProfileFormat.PPROF);
         long held = budget.inUseBytes();
         assertThrows(IllegalStateException.class, () -> controller.withDeltaProfile(since, false, ProfileFormat.PPROF, p -> {
             throw new IllegalStateException("the encoder failed");
@@ -131,17 +131,43 @@ class DeltaBaselineTest {
     @Test
     void aBaselineThatCannotBeMadeHoldsNothing() {
         // No capture has run: refused after the reservation was taken, which is given back.
-        assertThrows(SessionConflictException.class, () -> controller.deltaBaseline(false));
-        assertThrows(SessionConflictException.class, () -> controller.deltaBaseline(true));
+        assertThrows(SessionConflictException.class, () -> controller.deltaBaseline(false, ProfileFormat.PPROF));
+        assertThrows(SessionConflictException.class, () -> controller.deltaBaseline(true, ProfileFormat.PPROF));
         assertEquals(0, budget.inUseBytes());
 
         // A table whose counters alone would exceed the budget: refused at once with the reason.
         controller.startContinuous(null, "test");
         sampler.tableSizes = new TableSizes(0, 0, 0, 0, 0, 0, 0, 0, budget.bytes() / 8, 0);
-        HeapBudgetException tooBig = assertThrows(HeapBudgetException.class, () -> controller.deltaBaseline(true));
-        assertTrue(tooBig.getMessage().contains("a delta's baseline needs about"), tooBig.getMessage());
+        HeapBudgetException tooBig = assertThrows(HeapBudgetException.class, () -> controller.deltaBaseline(true, ProfileFormat.PPROF));
+        assertTrue(tooBig.getMessage().contains("a delta scrape's baseline"), tooBig.getMessage());
         assertEquals(0, budget.inUseBytes());
         assertEquals(0, sampler.countersRead, "nothing was read for it");
+    }
+
+    @Test
+    void baselinesAreAdmittedOnlyWhileTheirEndsStillFitBesideThem() {
+        controller.startContinuous(null, "test");
+        long base = DumpCost.counters(SIZES);
+        long end = DumpCost.deltaAndEncode(SIZES, ProfileFormat.PPROF);
+        long fit = (budget.bytes() - end) / base;
+        assertTrue(fit >= 2, "the test's table leaves room for several: " + fit);
+        List<DeltaBaseline> waiting = new java.util.ArrayList<>();
+        for (int i = 0; i < fit; i++) {
+            waiting.add(controller.deltaBaseline(true, ProfileFormat.PPROF));
+        }
+        HeapBudgetException refused = assertThrows(HeapBudgetException.class,
+                () -> controller.deltaBaseline(true, ProfileFormat.PPROF));
+        assertTrue(refused.getMessage().contains("waiting out their windows"), refused.getMessage());
+        assertEquals(fit * base, budget.inUseBytes(), "the refused one holds nothing");
+        // Every waiting scrape's end still fits beside all of them (one at a time).
+        for (DeltaBaseline since : waiting) {
+            controller.withDeltaProfile(since, false, ProfileFormat.PPROF, p -> p);
+        }
+        waiting.remove(0).close();
+        waiting.add(controller.deltaBaseline(true, ProfileFormat.PPROF));  // one ended: room for another
+        waiting.forEach(DeltaBaseline::close);
+        assertEquals(0, budget.inUseBytes());
+        assertEquals(0, budget.keptBytes());
     }
 
     @Test
@@ -152,7 +178,7 @@ class DeltaBaselineTest {
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
             Thread scrape = new Thread(() -> {
                 try {
-                    controller.deltaBaseline(true).close();
+                    controller.deltaBaseline(true, ProfileFormat.PPROF).close();
                     outcome.complete(null);
                 } catch (RuntimeException e) {
                     outcome.complete(e);

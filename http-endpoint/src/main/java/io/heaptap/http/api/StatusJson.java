@@ -79,11 +79,12 @@ final class StatusJson {
             recent.impossibleFigures().forEach(json::value);
             json.endArray().endObject();
         }
-        // heaptap's share of the heap: what requests hold now (waiting delta scrapes included) and the most ever held.
+        // heaptap's share of the heap: what requests hold now, the part waiting delta scrapes keep, the most ever held.
         HeapBudget budget = controller.heapBudget();
         json.name("heapBudget").beginObject()
                 .field("bytes", budget.bytes())
                 .field("inUseBytes", budget.inUseBytes())
+                .field("keptBytes", budget.keptBytes())
                 .field("peakBytes", budget.peakBytes())
                 .endObject();
         json.field("nativeMemoryBytes", s.nativeMemory())

@@ -108,7 +108,7 @@ public final class PprofRoutes {
                         + " s, before the " + seconds + " s window asked for; retry after it ends, or ask for ?seconds=" + left
                         + " or less", null, Map.of("Retry-After", Long.toString(Math.max(1, left))));
             }
-            DeltaBaseline since = controller.deltaBaseline(false);
+            DeltaBaseline since = controller.deltaBaseline(false, format(text));
             return LaterAnswer.after(timer, workers, seconds, () -> controller.withDeltaProfile(since, gc, format(text),
                     profile -> encode(profile, heap, text, name)), () -> { }, since::close);
         }
@@ -134,7 +134,7 @@ public final class PprofRoutes {
             return CompletableFuture.completedFuture(controller.withContinuousProfile(LiveFilter.NONE, gc, format(text),
                     profile -> encodeScrape(profile, labels, heap, text, name)));
         }
-        DeltaBaseline since = controller.deltaBaseline(true);
+        DeltaBaseline since = controller.deltaBaseline(true, format(text));
         return LaterAnswer.after(timer, workers, seconds, () -> controller.withDeltaProfile(since, gc, format(text),
                 profile -> encodeScrape(profile, labels, heap, text, name)), () -> { }, since::close);
     }
