@@ -580,6 +580,7 @@ public final class Controller {
                     header = header(new ArrayList<>(), LiveProof.NONE);
                 }
                 SiteCounters counters = requireAgent().counters(continuous);
+                reserved.keepOnly(counters.heapBytes());  // the reading buffers are gone; the counters' size is exact
                 DeltaBaseline baseline = new DeltaBaseline(continuous, header, counters, reserved, baselines::remove);
                 baselines.add(baseline);
                 return baseline;
@@ -606,6 +607,11 @@ public final class Controller {
     public <T> T withDeltaProfile(DeltaBaseline since, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
         return withinBudget(() -> since.continuous() ? continuousProfileNow(LiveFilter.NONE, gc, since)
                 : profileNow(LiveFilter.NONE, gc, since), format, true, use);
+    }
+
+    /** Delta scrapes waiting out their windows now (each keeping its baseline). */
+    public int deltaBaselinesOpen() {
+        return baselines.size();
     }
 
     /** Gives back the budget of every open delta baseline: what they count from has ended. */

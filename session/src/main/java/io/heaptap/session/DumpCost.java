@@ -49,7 +49,7 @@ final class DumpCost {
     /**
      * A delta's baseline ({@link io.heaptap.nativeagent.SiteCounters}): the counters of every site, read
      * through the native chunk and the stream's buffer, with room for {@value #SITES_GROWN} sites made
-     * between this estimate and the snapshot.
+     * between this estimate and the snapshot. Once read, the baseline keeps only the counters' exact size.
      */
     static long counters(TableSizes t) {
         return CHUNKS + SiteCounters.bytesFor(t.sites() + SITES_GROWN);

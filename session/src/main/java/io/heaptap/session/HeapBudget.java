@@ -72,6 +72,19 @@ public final class HeapBudget {
             this.keptAWhile = keptAWhile;
         }
 
+        /** Gives back all but {@code bytes} (what was built is smaller than estimated, or its buffers are gone). */
+        public void keepOnly(long bytes) {
+            synchronized (HeapBudget.this) {
+                long back = Math.max(0, held - Math.max(0, bytes));
+                held -= back;
+                inUse -= back;
+                if (keptAWhile) {
+                    kept -= back;
+                }
+                HeapBudget.this.notifyAll();
+            }
+        }
+
         @Override
         public void close() {
             synchronized (HeapBudget.this) {
@@ -117,6 +130,11 @@ public final class HeapBudget {
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
         synchronized (this) {
+            if (keptHeadroom >= 0 && kept == 0 && need + keptHeadroom > bytes) {
+                throw new HeapBudgetException(what + " and its end need about " + HumanUnits.formatBytes(need + keptHeadroom)
+                        + " of this JVM's heap together, more than heaptap's budget of " + HumanUnits.formatBytes(bytes)
+                        + " (a sixteenth of the heap, at most 64 MiB); " + instead);
+            }
             if (keptHeadroom >= 0 && kept + need + keptHeadroom > bytes) {
                 throw new HeapBudgetException(what + " cannot be kept: " + HumanUnits.formatBytes(kept) + " of heaptap's heap budget in"
                         + " this JVM (" + HumanUnits.formatBytes(bytes) + ") is kept by delta scrapes (?seconds=N) waiting out their"

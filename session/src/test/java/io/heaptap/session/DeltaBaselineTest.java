@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.heaptap.nativeagent.SiteCounters;
 import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
@@ -59,8 +60,10 @@ class DeltaBaselineTest {
         assertEquals(0, budget.inUseBytes());
 
         DeltaBaseline since = controller.deltaBaseline(true, ProfileFormat.PPROF);
-        long held = DumpCost.counters(SIZES);
-        assertEquals(held, budget.inUseBytes(), "the baseline's counters, reserved for the whole wait");
+        long held = SiteCounters.bytesFor(2);
+        assertEquals(held, budget.inUseBytes(), "the baseline's counters (two sites), reserved for the whole wait, the reading"
+                + " buffers given back");
+        assertEquals(held, budget.keptBytes());
         assertTrue(held < 1024 * 1024, "40 bytes a site and the reading buffers: " + held);
         assertTrue(held * 10 < DumpCost.decode(SIZES), "a small fraction of a decoded profile: " + held);
 
@@ -147,9 +150,11 @@ class DeltaBaselineTest {
     @Test
     void baselinesAreAdmittedOnlyWhileTheirEndsStillFitBesideThem() {
         controller.startContinuous(null, "test");
-        long base = DumpCost.counters(SIZES);
+        sampler.sites = java.util.stream.IntStream.range(0, (int) SIZES.sites()).mapToObj(i -> site("s" + i, 1, 100)).toList();
+        // Each is admitted if its estimate (reading buffers included) and the end's fit beside those kept; it keeps its exact size.
+        long base = SiteCounters.bytesFor(SIZES.sites());
         long end = DumpCost.deltaAndEncode(SIZES, ProfileFormat.PPROF);
-        long fit = (budget.bytes() - end) / base;
+        long fit = (budget.bytes() - end - DumpCost.counters(SIZES)) / base + 1;
         assertTrue(fit >= 2, "the test's table leaves room for several: " + fit);
         List<DeltaBaseline> waiting = new java.util.ArrayList<>();
         for (int i = 0; i < fit; i++) {

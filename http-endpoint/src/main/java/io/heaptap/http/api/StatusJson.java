@@ -85,6 +85,7 @@ final class StatusJson {
                 .field("bytes", budget.bytes())
                 .field("inUseBytes", budget.inUseBytes())
                 .field("keptBytes", budget.keptBytes())
+                .field("deltaScrapesWaiting", controller.deltaBaselinesOpen())
                 .field("peakBytes", budget.peakBytes())
                 .endObject();
         json.field("nativeMemoryBytes", s.nativeMemory())
