@@ -4,6 +4,8 @@ import io.heaptap.nativeagent.NativeSnapshot;
 import io.heaptap.nativeagent.SiteCounters;
 import io.heaptap.profile.AllocationProfile;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 /**
@@ -16,7 +18,7 @@ import java.util.function.Consumer;
  *
  * <p>Close it when the delta is answered, refused or abandoned (idempotent). The Controller closes it
  * early when what it counts from ends (continuous sampling stopped or restarted, the capture replaced or reset):
- * its counters are dropped and its budget given back at once, and the delta is refused.
+ * its counters are dropped and its budget given back at once, and the delta is refused at once.
  */
 public final class DeltaBaseline implements AutoCloseable {
     private final boolean continuous;
@@ -25,6 +27,7 @@ public final class DeltaBaseline implements AutoCloseable {
     private final Consumer<DeltaBaseline> forget;
     /** Null once closed: the counters are garbage as soon as their reservation is given back. */
     private volatile SiteCounters counters;
+    private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
     DeltaBaseline(boolean continuous, DumpHeader header, SiteCounters counters, HeapBudget.Reservation reservation,
                   Consumer<DeltaBaseline> forget) {
@@ -42,6 +45,11 @@ public final class DeltaBaseline implements AutoCloseable {
 
     public boolean isOpen() {
         return counters != null;
+    }
+
+    /** Completes when closed, by its scrape or early by the Controller (the scrape may then answer at once). */
+    public CompletionStage<Void> whenClosed() {
+        return closed.copy();
     }
 
     /**
@@ -63,5 +71,6 @@ public final class DeltaBaseline implements AutoCloseable {
         counters = null;
         reservation.close();
         forget.accept(this);
+        closed.complete(null);
     }
 }

@@ -93,9 +93,11 @@ class DeltaBaselineTest {
         controller.startContinuous(null, "test");
         DeltaBaseline since = controller.deltaBaseline(true, ProfileFormat.PPROF);
         assertTrue(budget.inUseBytes() > 0);
+        assertFalse(since.whenClosed().toCompletableFuture().isDone());
         controller.stopContinuous();
         assertEquals(0, budget.inUseBytes(), "heaptap stop --continuous: the waiting baseline's share is back now");
         assertFalse(since.isOpen());
+        assertTrue(since.whenClosed().toCompletableFuture().isDone(), "its scrape is told, to answer at once");
         // Restarted before the window ends: still refused, as another run's counters.
         controller.startContinuous(null, "again");
         SessionConflictException refused = assertThrows(SessionConflictException.class,

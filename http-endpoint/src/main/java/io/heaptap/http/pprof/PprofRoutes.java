@@ -110,7 +110,7 @@ public final class PprofRoutes {
             }
             DeltaBaseline since = controller.deltaBaseline(false, format(text));
             return LaterAnswer.after(timer, workers, seconds, () -> controller.withDeltaProfile(since, gc, format(text),
-                    profile -> encode(profile, heap, text, name)), () -> { }, since::close);
+                    profile -> encode(profile, heap, text, name)), () -> { }, since.whenClosed(), since::close);
         }
         request.requireBearer("?seconds=N on an idle JVM (it starts a capture)");
         // The default sample-rate target: a scraper that never stops pays a bounded cost whatever the allocation rate.
@@ -120,7 +120,7 @@ public final class PprofRoutes {
         Instant startedAt = controller.start(options, "pprof scrape from " + request.client()).startedAt();
         // A scraper that goes away takes its window with it: the capture stops instead of blocking others.
         return LaterAnswer.after(timer, workers, seconds, () -> encodeWithinBudget(gc, heap, text, name),
-                () -> controller.stopIfStartedAt(startedAt, "stopped: the scrape's client went away"), () -> { });
+                () -> controller.stopIfStartedAt(startedAt, "stopped: the scrape's client went away"), null, () -> { });
     }
 
     /**
@@ -136,7 +136,7 @@ public final class PprofRoutes {
         }
         DeltaBaseline since = controller.deltaBaseline(true, format(text));
         return LaterAnswer.after(timer, workers, seconds, () -> controller.withDeltaProfile(since, gc, format(text),
-                profile -> encodeScrape(profile, labels, heap, text, name)), () -> { }, since::close);
+                profile -> encodeScrape(profile, labels, heap, text, name)), () -> { }, since.whenClosed(), since::close);
     }
 
     private static ProfileFormat format(boolean text) {

@@ -48,7 +48,7 @@ class LaterAnswerTest {
         CompletableFuture<String> answer = LaterAnswer.after(timer, workers, 0, () -> {
             assertEquals(0, released.get(), "held while the answer is made");
             return "delta";
-        }, cancelled::incrementAndGet, released::incrementAndGet);
+        }, cancelled::incrementAndGet, null, released::incrementAndGet);
         assertEquals("delta", answer.get(AWAIT_SECONDS, TimeUnit.SECONDS));
         assertEquals(1, released.get());
         assertEquals(0, cancelled.get());
@@ -58,7 +58,7 @@ class LaterAnswerTest {
     void aFailedAnswerReleasesOnce() {
         CompletableFuture<String> answer = LaterAnswer.after(timer, workers, 0, () -> {
             throw new IllegalStateException("continuous sampling was stopped");
-        }, cancelled::incrementAndGet, released::incrementAndGet);
+        }, cancelled::incrementAndGet, null, released::incrementAndGet);
         ExecutionException e = assertThrows(ExecutionException.class, () -> answer.get(AWAIT_SECONDS, TimeUnit.SECONDS));
         assertInstanceOf(IllegalStateException.class, e.getCause());
         assertEquals(1, released.get());
@@ -70,7 +70,7 @@ class LaterAnswerTest {
             throw new RejectedExecutionException("busy");
         };
         CompletableFuture<String> answer = LaterAnswer.after(timer, refusing, 0, () -> "never",
-                cancelled::incrementAndGet, released::incrementAndGet);
+                cancelled::incrementAndGet, null, released::incrementAndGet);
         ExecutionException e = assertThrows(ExecutionException.class, () -> answer.get(AWAIT_SECONDS, TimeUnit.SECONDS));
         assertInstanceOf(RejectedExecutionException.class, e.getCause());
         assertEquals(1, released.get());
@@ -80,7 +80,7 @@ class LaterAnswerTest {
     void aClosingTimerReleasesAtOnce() {
         timer.shutdown();
         CompletableFuture<String> answer = LaterAnswer.after(timer, workers, 10, () -> "never",
-                cancelled::incrementAndGet, released::incrementAndGet);
+                cancelled::incrementAndGet, null, released::incrementAndGet);
         assertTrue(answer.isCompletedExceptionally());
         assertEquals(1, released.get());
     }
@@ -91,12 +91,24 @@ class LaterAnswerTest {
         CompletableFuture<String> answer = LaterAnswer.after(timer, workers, 3600, () -> {
             ran.countDown();
             return "never";
-        }, cancelled::incrementAndGet, released::incrementAndGet);
+        }, cancelled::incrementAndGet, null, released::incrementAndGet);
         assertEquals(0, released.get(), "held while waiting");
         answer.cancel(false);  // what the dispatcher does when the connection closes
         assertEquals(1, released.get());
         assertEquals(1, cancelled.get());
         assertTrue(timer.getQueue().isEmpty(), "the wait was cancelled, not left to run for an hour");
         assertEquals(1, ran.getCount());
+    }
+
+    @Test
+    void whatItWaitsOnEndingAnswersAtOnce() throws Exception {
+        CompletableFuture<Void> stopped = new CompletableFuture<>();
+        CompletableFuture<String> answer = LaterAnswer.after(timer, workers, 3600, () -> "refused: continuous sampling is off",
+                cancelled::incrementAndGet, stopped, released::incrementAndGet);
+        assertEquals(0, released.get());
+        stopped.complete(null);  // heaptap stop --continuous
+        assertEquals("refused: continuous sampling is off", answer.get(AWAIT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(1, released.get());
+        assertTrue(timer.getQueue().isEmpty(), "the hour's wait was cancelled");
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.perftools.profiles.ProfileProto.Profile;
 import com.google.perftools.profiles.ProfileProto.Sample;
 
+import io.heaptap.it.support.HeaptapCli;
 import io.heaptap.it.support.Http;
 import io.heaptap.it.support.Http.Reply;
 import io.heaptap.it.support.HttpEndpoint;
@@ -16,9 +17,16 @@ import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.support.Wait;
 import io.heaptap.it.workload.ScrapedPaths;
 
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -38,7 +46,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * bytes a site, so a bigger budget would need more connections than the endpoint accepts). Those admitted
  * answer with the right delta of a known batch allocated during every window; the others are refused
  * at once with 503 and the reason; what the target retains while they wait stays within the budget;
- * the target never runs out of heap; and afterwards the budget is wholly given back.
+ * the target never runs out of heap; and afterwards the budget is wholly given back. A client that
+ * disconnects mid-wait, and {@code heaptap stop --continuous} mid-wait, give a waiting scrape's share
+ * back at once.
  */
 class ContinuousBudgetIT {
     private static final long MIB = 1L << 20;
@@ -66,21 +76,30 @@ class ContinuousBudgetIT {
             // The known site first (its stack is in the table before the table fills), then stacks until it is full.
             target.send("go");
             target.awaitLine("done", Duration.ofMinutes(1));
+            Matcher stackBudget = Pattern.compile("stack budget (\\d+)")
+                    .matcher(HttpEndpoint.json(http.get("/api/status")).get("continuous").asText());
+            assertTrue(stackBudget.find());
+            int tableStacks = Integer.parseInt(stackBudget.group(1));
             Wait.until("continuous sampling's stack table full", Duration.ofMinutes(1), () -> {
                 fill(target);
-                return otherStacks(scrape(http)) > 0;
+                return stacks(scrape(http)) >= tableStacks;
             });
             long before = retained(target);
 
             ExecutorService clients = Executors.newFixedThreadPool(SCRAPES);
+            // The scrapers' own client: its connections, idle after the burst until the server closes them, are never
+            // picked up by the later requests of the test's client.
+            HttpClient scrapers = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+            HttpRequest delta = HttpRequest.newBuilder(http.uri().resolve("debug/pprof/allocs?seconds=" + SECONDS))
+                    .header("Authorization", "Bearer " + http.token()).timeout(Duration.ofMinutes(2)).build();
             try {
                 AtomicInteger replied = new AtomicInteger();
                 List<Future<Reply>> replies = new ArrayList<>();
                 for (int i = 0; i < SCRAPES; i++) {
                     replies.add(clients.submit(() -> {
-                        Reply r = http.get("/debug/pprof/allocs?seconds=" + SECONDS);
+                        HttpResponse<byte[]> r = scrapers.send(delta, HttpResponse.BodyHandlers.ofByteArray());
                         replied.incrementAndGet();
-                        return r;
+                        return new Reply(r.statusCode(), r.headers(), r.body());
                     }));
                 }
                 // Every scrape either keeps a baseline or was answered (refused at once): the windows have begun.
@@ -144,7 +163,35 @@ class ContinuousBudgetIT {
             assertEquals(200, one.status(), one.toString());
             target.send("retained");
             assertTrue(target.awaitLine("retained", Duration.ofMinutes(1)).endsWith("oom=no"), "the target never ran out of heap");
+
+            // A client that goes away mid-wait gives its share back at once (its window was ten minutes).
+            URI uri = http.uri();
+            try (Socket client = new Socket(uri.getHost(), uri.getPort())) {
+                client.getOutputStream().write(("GET /debug/pprof/allocs?seconds=600 HTTP/1.1\r\nHost: " + uri.getHost()
+                        + "\r\nAuthorization: Bearer " + http.token() + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                client.getOutputStream().flush();
+                awaitWaiting(http, 1);
+            }
+            awaitWaiting(http, 0);
+            assertEquals(0, HttpEndpoint.json(http.get("/api/status")).get("heapBudget").get("keptBytes").asLong());
+
+            // Continuous sampling stopped mid-wait (of ten minutes): the share is back, and the scrape refused, at once.
+            CompletableFuture<Reply> stopped = CompletableFuture.supplyAsync(() -> http.get("/debug/pprof/allocs?seconds=600"));
+            awaitWaiting(http, 1);
+            HeaptapCli.Result stop = HeaptapCli.run("stop", Long.toString(target.pid()), "--continuous");
+            assertEquals(0, stop.exitCode(), stop.toString());
+            JsonNode afterStop = HttpEndpoint.json(http.get("/api/status")).get("heapBudget");
+            assertEquals(0, afterStop.get("deltaScrapesWaiting").asInt(), afterStop.toString());
+            assertEquals(0, afterStop.get("keptBytes").asLong(), afterStop.toString());
+            Reply refusedAfterStop = stopped.get(2, TimeUnit.MINUTES);
+            HttpEndpoint.expectError(refusedAfterStop, 409, null);
+            assertTrue(refusedAfterStop.text().contains("continuous sampling"), refusedAfterStop.toString());
         }
+    }
+
+    private static void awaitWaiting(Http http, int scrapes) {
+        Wait.until(scrapes + " delta scrapes waiting", Duration.ofSeconds(60),
+                () -> HttpEndpoint.json(http.get("/api/status")).get("heapBudget").get("deltaScrapesWaiting").asInt() == scrapes);
     }
 
     /** One delta: the batch allocated during its window, within the sampling's uncertainty, and nothing negative. */
@@ -202,9 +249,10 @@ class ContinuousBudgetIT {
         return Profiles.pprof(r.body());
     }
 
-    private static long otherStacks(Profile p) {
-        return p.getSampleList().stream().filter(s -> frameNames(p, s).stream().anyMatch(f -> f.startsWith("[other stacks]")))
-                .mapToLong(s -> s.getValue(0)).sum();
+    /** Distinct stacks in the stack table: the samples' locations under the type (stable per frame), but "[other stacks]" and none. */
+    private static long stacks(Profile p) {
+        return p.getSampleList().stream().map(s -> s.getLocationIdList().subList(1, s.getLocationIdCount()))
+                .filter(stack -> !stack.isEmpty() && !frameNames(p, stack).get(0).startsWith("[")).distinct().count();
     }
 
     /** Whether the allocating frame (the first under the allocated type) is {@code suffix}. */
@@ -214,8 +262,12 @@ class ContinuousBudgetIT {
     }
 
     private static List<String> frameNames(Profile p, Sample s) {
+        return frameNames(p, s.getLocationIdList());
+    }
+
+    private static List<String> frameNames(Profile p, List<Long> locations) {
         List<String> names = new ArrayList<>();
-        for (long id : s.getLocationIdList()) {
+        for (long id : locations) {
             var location = p.getLocation((int) id - 1);
             names.add(p.getStringTable((int) p.getFunction((int) location.getLine(0).getFunctionId() - 1).getName()));
         }
