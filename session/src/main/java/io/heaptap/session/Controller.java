@@ -272,7 +272,7 @@ public final class Controller {
         continuousGoverning = null;
         agent.stop();
         continuous = null;
-        closeBaselines();  // a delta scrape waiting on it is refused when its window ends; its budget is back now
+        closeBaselines();  // a delta scrape waiting on it gives its budget back and is refused now
     }
 
     /** Continuous sampling now, or null when off. */
