@@ -37,6 +37,8 @@ public interface Sampler {
 
     NativeSnapshot cumulativeSnapshot(LiveFilter filter, LiveProof proof) throws IOException;
 
+    SiteCounters counters(boolean cumulative) throws IOException;
+
     void beginWindow();
 
     void endWindow();

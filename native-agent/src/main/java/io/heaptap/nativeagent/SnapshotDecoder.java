@@ -47,13 +47,7 @@ final class SnapshotDecoder {
      * otherwise vouch for references checked before it cleared them.
      */
     static NativeSnapshot decode(DataInputStream in, LiveFilter filter, LiveProof proof) throws IOException {
-        if (in.readInt() != MAGIC) {
-            throw new IOException("not a heaptap snapshot");
-        }
-        int version = in.readInt();
-        if (version != VERSION) {
-            throw new IOException("snapshot format " + version + ", expected " + VERSION);
-        }
+        checkFormat(in);
         long generation = in.readLong();
         long interval = in.readLong();
         int depth = in.readInt();
@@ -63,8 +57,7 @@ final class SnapshotDecoder {
             strings[i] = in.readUTF();  // JVMTI's modified UTF-8 is exactly what readUTF decodes
         }
         long samples = in.readLong();
-        Drops drops = new Drops(in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(),
-                in.readLong(), in.readLong());
+        Drops drops = readDrops(in);
 
         Method[] methods = new Method[in.readInt()];
         for (int i = 0; i < methods.length; i++) {
@@ -159,5 +152,59 @@ final class SnapshotDecoder {
         LiveInfo live = new LiveInfo(liveEnabled, budget, liveCount, keep, admitted, skipped + refFailures, thinnings, thinned,
                 died, weakRefs, gcCount, filter, proof.gcForced(), proof.markings(), proof.heapUsedBytes(), proof.heapMaxBytes());
         return new NativeSnapshot(generation, interval, depth, samples, drops, live, sites);
+    }
+
+    /**
+     * Reads only the counters of a snapshot ({@link SiteCounters}): names, methods, frames and stacks
+     * are skipped unread and the live set is not reached, so the heap holds 40 bytes a site and the
+     * stream's buffer, never a decoded profile.
+     */
+    static SiteCounters counters(DataInputStream in) throws IOException {
+        checkFormat(in);
+        long generation = in.readLong();
+        in.readLong();  // interval
+        in.readInt();  // depth
+        int strings = in.readInt();
+        for (int i = 0; i < strings; i++) {
+            in.skipNBytes(in.readUnsignedShort());  // writeUTF's length, then the bytes
+        }
+        long samples = in.readLong();
+        Drops drops = readDrops(in);
+        int methods = in.readInt();
+        for (int i = 0; i < methods; i++) {
+            in.skipNBytes(3L * Integer.BYTES);  // class, name, source file
+            in.skipNBytes(2L * Integer.BYTES * in.readInt());  // the line table's (start, line) pairs
+        }
+        in.skipNBytes(2L * Integer.BYTES * in.readInt());  // frames: (method, bci)
+        int stacks = in.readInt();
+        for (int i = 0; i < stacks; i++) {
+            in.readUnsignedByte();  // truncated
+            in.skipNBytes((long) Integer.BYTES * in.readInt());
+        }
+        int sites = in.readInt();
+        if (sites < 0) {
+            throw new IOException("a snapshot of " + sites + " sites");
+        }
+        SiteCounters counters = new SiteCounters(generation, samples, drops, new long[sites], new double[sites], new double[sites],
+                new double[sites], new double[sites]);
+        for (int i = 0; i < sites; i++) {
+            in.skipNBytes(2L * Integer.BYTES);  // stack, class
+            counters.set(i, in.readLong(), in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble());
+        }
+        return counters;
+    }
+
+    private static void checkFormat(DataInputStream in) throws IOException {
+        if (in.readInt() != MAGIC) {
+            throw new IOException("not a heaptap snapshot");
+        }
+        int version = in.readInt();
+        if (version != VERSION) {
+            throw new IOException("snapshot format " + version + ", expected " + VERSION);
+        }
+    }
+
+    private static Drops readDrops(DataInputStream in) throws IOException {
+        return new Drops(in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong());
     }
 }

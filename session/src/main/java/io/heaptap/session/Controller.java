@@ -8,6 +8,7 @@ import io.heaptap.nativeagent.PathSearch;
 import io.heaptap.nativeagent.RawSnapshot;
 import io.heaptap.nativeagent.Sampler;
 import io.heaptap.nativeagent.SamplerSettings;
+import io.heaptap.nativeagent.SiteCounters;
 import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
@@ -27,6 +28,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -83,6 +86,8 @@ public final class Controller {
     private final AllocationRate allocationRate = new AllocationRate();
     private AllocationProfile recentProfile;
     private HeapBudget.Reservation recentReservation;
+    /** Delta baselines not yet closed, each holding its share of the budget; closed early when their counters end. */
+    private final Set<DeltaBaseline> baselines = ConcurrentHashMap.newKeySet();
     private long recentProfileNanos;
     private long markingsAtStart;
     private long forcedAtStart;
@@ -156,6 +161,7 @@ public final class Controller {
         } catch (NativeAgentException e) {
             throw new SessionConflictException(e.getMessage());
         }
+        closeBaselines();  // the counters start again: a baseline of the last capture counts nothing any more
         windowSamplesAtStart = 0;
         beginRecording(requested, client);
         governor = requested.adaptive()
@@ -236,6 +242,7 @@ public final class Controller {
         }
         // The counters start from zero: an earlier capture's profile is gone.
         rawDumps.closeAll();
+        closeBaselines();
         state = SessionState.IDLE;
         options = null;
         startedBy = null;
@@ -265,6 +272,7 @@ public final class Controller {
         continuousGoverning = null;
         agent.stop();
         continuous = null;
+        closeBaselines();  // a delta scrape waiting on it gives its budget back and is refused now
     }
 
     /** Continuous sampling now, or null when off. */
@@ -403,9 +411,9 @@ public final class Controller {
         }
         if (recentProfile == null || System.nanoTime() - recentProfileNanos > RECENT_NANOS) {
             forgetRecentProfile();
-            HeapBudget.Reservation reservation = reserve(null, false);  // never wait holding the controller
+            HeapBudget.Reservation reservation = reserve(null, false, false);  // never wait holding the controller
             try {
-                recentProfile = profileNow(LiveFilter.NONE, false);
+                recentProfile = profileNow(LiveFilter.NONE, false, null);
             } catch (RuntimeException | Error e) {
                 reservation.close();
                 throw e;
@@ -451,6 +459,7 @@ public final class Controller {
             deadline = null;
         }
         rawDumps.closeAll();
+        closeBaselines();
         cancelGoverning();
         governor = null;
         if (agent != null) {
@@ -513,14 +522,17 @@ public final class Controller {
      * @throws HeapBudgetException decoding and encoding would not fit heaptap's heap budget
      */
     public <T> T withProfile(LiveFilter filter, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
-        return withinBudget(() -> profileNow(filter, gc), format, use);
+        return withinBudget(() -> profileNow(filter, gc, null), format, false, use);
     }
 
-    /** {@code make} (called holding the controller) and {@code use} within a reservation of heaptap's heap budget for both. */
-    private <T> T withinBudget(Supplier<AllocationProfile> make, ProfileFormat format,
+    /**
+     * {@code make} (called holding the controller) and {@code use} within a reservation of heaptap's heap budget for both;
+     * {@code delta}: {@code make} builds a delta, whose sites are copied once more.
+     */
+    private <T> T withinBudget(Supplier<AllocationProfile> make, ProfileFormat format, boolean delta,
                                Function<AllocationProfile, T> use) {
         try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork();
-             HeapBudget.Reservation reserved = reserve(format, !Thread.holdsLock(this))) {  // never wait holding the controller
+             HeapBudget.Reservation reserved = reserve(format, delta, !Thread.holdsLock(this))) {  // never wait holding the controller
             AllocationProfile profile;
             synchronized (this) {
                 profile = make.get();
@@ -540,14 +552,87 @@ public final class Controller {
      * @throws SessionConflictException continuous sampling is off
      */
     public <T> T withContinuousProfile(LiveFilter filter, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
-        return withinBudget(() -> continuousProfileNow(filter, gc), format, use);
+        return withinBudget(() -> continuousProfileNow(filter, gc, null), format, false, use);
     }
 
-    private AllocationProfile continuousProfileNow(LiveFilter filter, boolean gc) {
+    /**
+     * The start of a delta over the next seconds (pprof's {@code ?seconds=N}): the counters of
+     * continuous sampling ({@code continuous}) or of the running capture, kept as 40 bytes a site
+     * under a reservation of heaptap's heap budget until the baseline is closed. The delta itself is
+     * {@link #withDeltaProfile}, to be encoded in {@code format}.
+     *
+     * @throws HeapBudgetException      other requests hold the budget (after waiting for them a little), or the
+     *                                  baselines already kept leave too little room for this one and its end
+     * @throws SessionConflictException continuous sampling is off, or no capture has run
+     */
+    public DeltaBaseline deltaBaseline(boolean continuous, ProfileFormat format) {
+        TableSizes sizes = requireAgent().tableSizes();
+        // Kept for the whole window, beside room for its end (and every other request) to decode.
+        HeapBudget.Reservation reserved = budget.reserveKept(DumpCost.counters(sizes), DumpCost.deltaAndEncode(sizes, format),
+                "a delta scrape's baseline", instead);
+        try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
+            synchronized (this) {
+                DumpHeader header;
+                if (continuous) {
+                    header = continuousHeader(requireContinuous(), new ArrayList<>(), LiveProof.NONE);
+                } else {
+                    requireCaptured();
+                    header = header(new ArrayList<>(), LiveProof.NONE);
+                }
+                SiteCounters counters = requireAgent().counters(continuous);
+                reserved.keepOnly(counters.heapBytes());  // the reading buffers are gone; the counters' size is exact
+                DeltaBaseline baseline = new DeltaBaseline(continuous, header, counters, reserved, baselines::remove);
+                baselines.add(baseline);
+                return baseline;
+            }
+        } catch (IOException e) {
+            reserved.close();
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException | Error e) {
+            reserved.close();
+            throw e;
+        }
+    }
+
+    /**
+     * What was counted from {@code since} to now, with the live set now through no filter (a full
+     * collection first if {@code gc}), handed to {@code use} (an encoder into {@code format}) as
+     * {@link #withProfile} does, within a reservation of heaptap's heap budget for the decoding, the
+     * difference and the encoding; the baseline keeps its own until closed.
+     *
+     * @throws SessionConflictException the baseline's counters ended meanwhile (continuous sampling
+     *                                  stopped or restarted, the capture replaced or reset)
+     * @throws HeapBudgetException      it would not fit heaptap's heap budget now
+     */
+    public <T> T withDeltaProfile(DeltaBaseline since, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
+        return withinBudget(() -> since.continuous() ? continuousProfileNow(LiveFilter.NONE, gc, since)
+                : profileNow(LiveFilter.NONE, gc, since), format, true, use);
+    }
+
+    /** Delta scrapes waiting out their windows now (each keeping its baseline). */
+    public int deltaBaselinesOpen() {
+        return baselines.size();
+    }
+
+    /** Gives back the budget of every open delta baseline: what they count from has ended. */
+    private void closeBaselines() {
+        baselines.forEach(DeltaBaseline::close);
+    }
+
+    private ContinuousRun requireContinuous() {
         ContinuousRun run = continuous;
         if (run == null) {
             throw new SessionConflictException("continuous sampling is off: start it with 'heaptap serve --continuous " + target.pid()
                     + "' or -javaagent:heaptap.jar=serve,continuous");
+        }
+        return run;
+    }
+
+    /** {@code since}: the difference from that baseline, else everything since continuous sampling began. */
+    private AllocationProfile continuousProfileNow(LiveFilter filter, boolean gc, DeltaBaseline since) {
+        ContinuousRun run = requireContinuous();
+        if (since != null && !since.isOpen()) {
+            throw new SessionConflictException("continuous sampling was restarted during the window; retry");
         }
         List<String> warnings = new ArrayList<>();
         if (gc && forceFullGc() < 0) {
@@ -562,11 +647,15 @@ public final class Controller {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        DumpHeader header = continuousHeader(run, warnings, proof);
+        return since == null ? header.profile(snapshot) : since.delta(header, snapshot);
+    }
+
+    private DumpHeader continuousHeader(ContinuousRun run, List<String> warnings, LiveProof proof) {
         SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
         SampleRateGovernor g = run.governor();
-        DumpHeader header = new DumpHeader(target, run.since(), System.nanoTime() - run.startNanos(), warnings, null, proof,
+        return new DumpHeader(target, run.since(), System.nanoTime() - run.startNanos(), warnings, null, proof,
                 new IntervalRange(g.minInterval(), g.maxInterval(), run.options().sampleRate()));
-        return header.profile(snapshot);
     }
 
     /** The labels continuous scrapes carry, or null when continuous sampling is off. */
@@ -574,9 +663,10 @@ public final class Controller {
         return continuous == null ? null : ScrapeLabels.of(continuous, target);
     }
 
-    private HeapBudget.Reservation reserve(ProfileFormat format, boolean wait) {
+    private HeapBudget.Reservation reserve(ProfileFormat format, boolean delta, boolean wait) {
         TableSizes sizes = requireAgent().tableSizes();
-        long estimate = format == null ? DumpCost.decode(sizes) : DumpCost.decodeAndEncode(sizes, format);
+        long estimate = format == null ? DumpCost.decode(sizes)
+                : delta ? DumpCost.deltaAndEncode(sizes, format) : DumpCost.decodeAndEncode(sizes, format);
         return budget.reserve(estimate, what(format), instead, wait);
     }
 
@@ -589,11 +679,13 @@ public final class Controller {
         return budget;
     }
 
-    private AllocationProfile profileNow(LiveFilter filter, boolean gc) {
+    /** {@code since}: the difference from that baseline, else the whole capture. */
+    private AllocationProfile profileNow(LiveFilter filter, boolean gc, DeltaBaseline since) {
         List<String> warnings = new ArrayList<>();
         LiveProof proof = prove(gc, warnings);
         NativeSnapshot snapshot = snapshot(filter, proof);
-        return header(warnings, proof).profile(snapshot);
+        DumpHeader header = header(warnings, proof);
+        return since == null ? header.profile(snapshot) : since.delta(header, snapshot);
     }
 
     /**
@@ -723,7 +815,7 @@ public final class Controller {
                         + " run a capture with live tracking first");
             }
             List<Integer> matched = new ArrayList<>();
-            try (HeapBudget.Reservation reserved = reserve(null, false)) {
+            try (HeapBudget.Reservation reserved = reserve(null, false, false)) {
                 List<AllocationSite> sites = snapshot(LiveFilter.NONE, LiveProof.NONE).sites();
                 for (int i = 0; i < sites.size(); i++) {
                     if (which.test(sites.get(i))) {

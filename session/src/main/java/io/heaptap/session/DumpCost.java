@@ -1,5 +1,6 @@
 package io.heaptap.session;
 
+import io.heaptap.nativeagent.SiteCounters;
 import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.format.ProfileFormat;
 
@@ -15,6 +16,10 @@ import io.heaptap.profile.format.ProfileFormat;
 final class DumpCost {
     private static final long CHUNKS = 64 * 1024 + 8 * 1024;  // the native chunk and the decoder's buffer
     private static final long PAGE = 4L << 20;  // the HTML page's script and template, and their copies
+    /** Sites a table may gain between reading its sizes and taking the snapshot (a few microseconds). */
+    static final long SITES_GROWN = 1024;
+    /** A site's difference: the AllocationSite record and two list slots. */
+    private static final long DELTA_BYTES_PER_SITE = 96;
 
     private DumpCost() {
     }
@@ -39,6 +44,20 @@ final class DumpCost {
             case HTML -> PAGE + 2 * (s.siteFrames + t.sites()) * (250 + s.nameLength);
         };
         return decode(t) + encode;
+    }
+
+    /**
+     * A delta's baseline ({@link io.heaptap.nativeagent.SiteCounters}): the counters of every site, read
+     * through the native chunk and the stream's buffer, with room for {@value #SITES_GROWN} sites made
+     * between this estimate and the snapshot. Once read, the baseline keeps only the counters' exact size.
+     */
+    static long counters(TableSizes t) {
+        return CHUNKS + SiteCounters.bytesFor(t.sites() + SITES_GROWN);
+    }
+
+    /** Decoding and encoding a delta: as {@link #decodeAndEncode}, plus the sites' second copy with the differences. */
+    static long deltaAndEncode(TableSizes t, ProfileFormat format) {
+        return decodeAndEncode(t, format) + DELTA_BYTES_PER_SITE * t.sites();
     }
 
     /**

@@ -34,6 +34,17 @@ public record DumpHeader(TargetInfo target, Instant startedAt, long durationNano
         this(target, startedAt, durationNanos, warnings, gc, proof, null);
     }
 
+    /**
+     * The header of what was counted between {@code earlier} (a header of the same capture, or of
+     * continuous sampling) and this one: from where the earlier one ended, for the time between them,
+     * with the GC cost between them.
+     */
+    public DumpHeader since(DumpHeader earlier) {
+        GcCost window = gc == null || earlier.gc == null ? gc : gc.since(earlier.gc);
+        return new DumpHeader(target, earlier.startedAt.plusNanos(earlier.durationNanos), Math.max(0, durationNanos - earlier.durationNanos),
+                warnings, window, proof, intervals);
+    }
+
     public AllocationProfile profile(NativeSnapshot snapshot) {
         CaptureInfo info = new CaptureInfo(target, startedAt, durationNanos, snapshot.intervalBytes(), snapshot.stackDepth(),
                 snapshot.samples(), snapshot.drops(), warnings, gc, intervals);

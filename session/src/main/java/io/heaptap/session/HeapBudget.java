@@ -10,7 +10,9 @@ import java.util.concurrent.TimeUnit;
  * heap for a request (a decoded profile, an encoding of it) reserves its estimated size here first
  * and is refused if it cannot fit, so heaptap never takes the heap the application needs, and a
  * failed allocation of heaptap's never lands on an application thread. Requests that fit only
- * together wait a little for each other, then are refused.
+ * together wait a little for each other, then are refused. What is kept for a while (the baseline of
+ * a delta scrape, for its N seconds) may together take only what leaves room to decode beside it:
+ * waiting scrapes never starve their own ends nor anyone else's request.
  *
  * <p>Not counted, because they are small and fixed: heaptap's own objects (the controller, its
  * threads, a raw-dump chunk of {@link RawDumps#MAX_CHUNK_BYTES}) and the JMX or HTTP machinery's
@@ -24,6 +26,8 @@ public final class HeapBudget {
 
     private final long bytes;
     private long inUse;
+    /** The part of {@link #inUse} kept for a while (delta scrapes' baselines, for their windows). */
+    private long kept;
     private long peak;
 
     HeapBudget(long bytes) {
@@ -43,6 +47,16 @@ public final class HeapBudget {
         return bytes;
     }
 
+    /** What requests hold now (a waiting delta scrape holds its baseline's share for its whole wait). */
+    public synchronized long inUseBytes() {
+        return inUse;
+    }
+
+    /** What reservations kept for a while hold now (delta scrapes waiting out their windows). */
+    public synchronized long keptBytes() {
+        return kept;
+    }
+
     /** The most ever reserved at once (for the benchmarks and the curious). */
     public synchronized long peakBytes() {
         return peak;
@@ -51,15 +65,33 @@ public final class HeapBudget {
     /** What is reserved to a request; close it when what it built is gone (try-with-resources). */
     public final class Reservation implements AutoCloseable {
         private long held;
+        private final boolean keptAWhile;
 
-        private Reservation(long held) {
+        private Reservation(long held, boolean keptAWhile) {
             this.held = held;
+            this.keptAWhile = keptAWhile;
+        }
+
+        /** Gives back all but {@code bytes} (what was built is smaller than estimated, or its buffers are gone). */
+        public void keepOnly(long bytes) {
+            synchronized (HeapBudget.this) {
+                long back = Math.max(0, held - Math.max(0, bytes));
+                held -= back;
+                inUse -= back;
+                if (keptAWhile) {
+                    kept -= back;
+                }
+                HeapBudget.this.notifyAll();
+            }
         }
 
         @Override
         public void close() {
             synchronized (HeapBudget.this) {
                 inUse -= held;
+                if (keptAWhile) {
+                    kept -= held;
+                }
                 held = 0;
                 HeapBudget.this.notifyAll();
             }
@@ -74,6 +106,22 @@ public final class HeapBudget {
      * @throws HeapBudgetException the estimate exceeds the budget, or the wait was in vain
      */
     public Reservation reserve(long estimate, String what, String instead, boolean wait) {
+        return reserve(estimate, what, instead, wait, -1);
+    }
+
+    /**
+     * Reserves {@code estimate} bytes for something kept a while (a delta scrape's baseline, for its
+     * window), as {@link #reserve} does, but refused at once when, with everything else kept so,
+     * {@code headroom} bytes (what its end will reserve briefly) would no longer fit: what waits never
+     * takes the room that the ends of the waits, and every other request, need to decode.
+     *
+     * @throws HeapBudgetException it does not fit, now or beside the other kept reservations
+     */
+    public Reservation reserveKept(long estimate, long headroom, String what, String instead) {
+        return reserve(estimate, what, instead, true, Math.max(0, headroom));
+    }
+
+    private Reservation reserve(long estimate, String what, String instead, boolean wait, long keptHeadroom) {
         long need = Math.max(0, estimate);
         if (need > bytes) {
             throw new HeapBudgetException(what + " needs about " + HumanUnits.formatBytes(need) + " of this JVM's heap, more than"
@@ -82,6 +130,17 @@ public final class HeapBudget {
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
         synchronized (this) {
+            if (keptHeadroom >= 0 && kept == 0 && need + keptHeadroom > bytes) {
+                throw new HeapBudgetException(what + " and its end need about " + HumanUnits.formatBytes(need + keptHeadroom)
+                        + " of this JVM's heap together, more than heaptap's budget of " + HumanUnits.formatBytes(bytes)
+                        + " (a sixteenth of the heap, at most 64 MiB); " + instead);
+            }
+            if (keptHeadroom >= 0 && kept + need + keptHeadroom > bytes) {
+                throw new HeapBudgetException(what + " cannot be kept: " + HumanUnits.formatBytes(kept) + " of heaptap's heap budget in"
+                        + " this JVM (" + HumanUnits.formatBytes(bytes) + ") is kept by delta scrapes (?seconds=N) waiting out their"
+                        + " windows, and the " + HumanUnits.formatBytes(keptHeadroom) + " their ends need to decode must stay free;"
+                        + " retry when one ends, or scrape without ?seconds= and subtract successive scrapes");
+            }
             while (inUse + need > bytes) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || !wait) {
@@ -96,8 +155,11 @@ public final class HeapBudget {
                 }
             }
             inUse += need;
+            if (keptHeadroom >= 0) {
+                kept += need;
+            }
             peak = Math.max(peak, inUse);
-            return new Reservation(need);
+            return new Reservation(need, keptHeadroom >= 0);
         }
     }
 }

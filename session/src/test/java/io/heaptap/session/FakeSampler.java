@@ -7,7 +7,9 @@ import io.heaptap.nativeagent.PathSearch;
 import io.heaptap.nativeagent.RawSnapshot;
 import io.heaptap.nativeagent.Sampler;
 import io.heaptap.nativeagent.SamplerSettings;
+import io.heaptap.nativeagent.SiteCounters;
 import io.heaptap.nativeagent.TableSizes;
+import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
@@ -37,6 +39,10 @@ final class FakeSampler implements Sampler {
     volatile long lastInterval;
     volatile int lastLiveBudget;
     volatile NativeAgentException refuseStart;
+    /** The sites every snapshot shows (in site-id order), and the table sizes reported. */
+    volatile List<AllocationSite> sites = List.of();
+    volatile TableSizes tableSizes = new TableSizes(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    volatile int countersRead;
     /** Every interval set while sampling, in order. */
     final List<Long> intervalsSet = new CopyOnWriteArrayList<>();
     private double bytesPerSecond = -1;  // < 0: the fixed count 7 per start
@@ -139,7 +145,7 @@ final class FakeSampler implements Sampler {
     public NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) {
         LiveInfo live = new LiveInfo(true, 65536, 0, 1.0, 0, 0, 0, 0, 0, 0, Math.max(0, gcCount), filter, proof.gcForced(),
                 Markings.NONE, 1 << 20, 1 << 30);
-        return new NativeSnapshot(starts, lastInterval, 64, sampleCount(), new Drops(0, 0, 0, 0, 0, 0, 0), live, List.of());
+        return new NativeSnapshot(starts, lastInterval, 64, sampleCount(), new Drops(0, 0, 0, 0, 0, 0, 0), live, sites);
     }
 
     /** Windows begun and ended, in order ("begin", "end"). */
@@ -148,6 +154,12 @@ final class FakeSampler implements Sampler {
     @Override
     public NativeSnapshot cumulativeSnapshot(LiveFilter filter, LiveProof proof) {
         return snapshot(filter, proof);
+    }
+
+    @Override
+    public SiteCounters counters(boolean cumulative) {
+        countersRead++;
+        return SiteCounters.of(snapshot(LiveFilter.NONE, LiveProof.NONE));
     }
 
     @Override
@@ -167,7 +179,7 @@ final class FakeSampler implements Sampler {
 
     @Override
     public TableSizes tableSizes() {
-        return new TableSizes(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        return tableSizes;
     }
 
     @Override

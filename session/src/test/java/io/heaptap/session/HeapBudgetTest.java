@@ -41,4 +41,28 @@ class HeapBudgetTest {
         assertEquals(4 * MIB, budget.peakBytes(), "never more than one at once");
         budget.reserve(6 * MIB, "all of it", "", false).close();
     }
+
+    @Test
+    void keptReservationsLeaveRoomForWhatTheyWaitFor() {
+        HeapBudget budget = new HeapBudget(6 * MIB);
+        HeapBudget.Reservation a = budget.reserveKept(MIB, 3 * MIB, "a delta scrape's baseline", "");
+        HeapBudget.Reservation b = budget.reserveKept(MIB, 3 * MIB, "a delta scrape's baseline", "");
+        assertEquals(2 * MIB, budget.keptBytes());
+        // A third would leave less than the 3 MiB an end needs: refused at once, not after a wait.
+        long began = System.nanoTime();
+        HeapBudgetException refused = assertThrows(HeapBudgetException.class,
+                () -> budget.reserveKept(2 * MIB, 3 * MIB, "a delta scrape's baseline", ""));
+        assertTrue(System.nanoTime() - began < TimeUnit.SECONDS.toNanos(5), "refused without waiting");
+        assertTrue(refused.getMessage().contains("2.0 MiB of heaptap's heap budget in this JVM (6.0 MiB) is kept by delta scrapes"),
+                refused.getMessage());
+        // The end they wait for always fits beside them.
+        budget.reserve(3 * MIB, "an end", "", false).close();
+        a.close();
+        a.close();
+        assertEquals(MIB, budget.keptBytes(), "closing twice gives back once");
+        budget.reserveKept(2 * MIB, 3 * MIB, "a delta scrape's baseline", "").close();
+        b.close();
+        assertEquals(0, budget.keptBytes());
+        assertEquals(0, budget.inUseBytes());
+    }
 }

@@ -8,6 +8,7 @@ import io.heaptap.profile.format.JsonWriter;
 import io.heaptap.profile.format.LiveSummary;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
+import io.heaptap.session.HeapBudget;
 import io.heaptap.session.HeapBudgetException;
 import io.heaptap.session.SessionStatus;
 
@@ -78,6 +79,15 @@ final class StatusJson {
             recent.impossibleFigures().forEach(json::value);
             json.endArray().endObject();
         }
+        // heaptap's share of the heap: what requests hold now, the part waiting delta scrapes keep, the most ever held.
+        HeapBudget budget = controller.heapBudget();
+        json.name("heapBudget").beginObject()
+                .field("bytes", budget.bytes())
+                .field("inUseBytes", budget.inUseBytes())
+                .field("keptBytes", budget.keptBytes())
+                .field("deltaScrapesWaiting", controller.deltaBaselinesOpen())
+                .field("peakBytes", budget.peakBytes())
+                .endObject();
         json.field("nativeMemoryBytes", s.nativeMemory())
                 .field("weakRefs", controller.weakRefs())
                 .field("nativeAgentError", s.nativeError())

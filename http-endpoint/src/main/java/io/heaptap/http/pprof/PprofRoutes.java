@@ -8,11 +8,11 @@ import io.heaptap.http.route.Response;
 import io.heaptap.http.route.Router;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
-import io.heaptap.profile.ProfileDelta;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.format.ProfileWriter;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
+import io.heaptap.session.DeltaBaseline;
 import io.heaptap.session.SessionState;
 import io.heaptap.session.ScrapeLabels;
 import io.heaptap.session.SessionStatus;
@@ -23,11 +23,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * Go's {@code /debug/pprof/allocs} and {@code /debug/pprof/heap}, so Pyroscope, Grafana Alloy
@@ -112,14 +108,9 @@ public final class PprofRoutes {
                         + " s, before the " + seconds + " s window asked for; retry after it ends, or ask for ?seconds=" + left
                         + " or less", null, Map.of("Retry-After", Long.toString(Math.max(1, left))));
             }
-            AllocationProfile before = controller.profile(LiveFilter.NONE, false);
-            return later(seconds, () -> {
-                AllocationProfile after = controller.profile(LiveFilter.NONE, gc);
-                if (!after.info().startedAt().equals(before.info().startedAt())) {
-                    throw new HttpError(409, "the capture was replaced during the " + seconds + " s window; retry");
-                }
-                return encode(ProfileDelta.between(before, after), heap, text, name);
-            }, () -> { });
+            DeltaBaseline since = controller.deltaBaseline(false, format(text));
+            return LaterAnswer.after(timer, workers, seconds, () -> controller.withDeltaProfile(since, gc, format(text),
+                    profile -> encode(profile, heap, text, name)), () -> { }, since.whenClosed(), since::close);
         }
         request.requireBearer("?seconds=N on an idle JVM (it starts a capture)");
         // The default sample-rate target: a scraper that never stops pays a bounded cost whatever the allocation rate.
@@ -128,25 +119,28 @@ public final class PprofRoutes {
                 CaptureOptions.DEFAULT_SAMPLE_RATE);
         Instant startedAt = controller.start(options, "pprof scrape from " + request.client()).startedAt();
         // A scraper that goes away takes its window with it: the capture stops instead of blocking others.
-        return later(seconds, () -> encodeWithinBudget(gc, heap, text, name),
-                () -> controller.stopIfStartedAt(startedAt, "stopped: the scrape's client went away"));
+        return LaterAnswer.after(timer, workers, seconds, () -> encodeWithinBudget(gc, heap, text, name),
+                () -> controller.stopIfStartedAt(startedAt, "stopped: the scrape's client went away"), null, () -> { });
     }
 
-    /** Continuous sampling's cumulative profile, or its difference over the next {@code seconds}. */
+    /**
+     * Continuous sampling's cumulative profile, or its difference over the next {@code seconds}: the
+     * start's counters are kept as a compact baseline under heaptap's heap budget for the whole wait,
+     * and the end is decoded, subtracted and encoded under one reservation (503 when either does not fit).
+     */
     private CompletableFuture<Response> continuous(ScrapeLabels labels, int seconds, boolean gc, boolean heap, boolean text,
                                                    String name) {
         if (seconds == 0) {
-            return CompletableFuture.completedFuture(controller.withContinuousProfile(LiveFilter.NONE, gc,
-                    text ? ProfileFormat.TEXT : ProfileFormat.PPROF, profile -> encodeScrape(profile, labels, heap, text, name)));
+            return CompletableFuture.completedFuture(controller.withContinuousProfile(LiveFilter.NONE, gc, format(text),
+                    profile -> encodeScrape(profile, labels, heap, text, name)));
         }
-        AllocationProfile before = controller.withContinuousProfile(LiveFilter.NONE, false, null, profile -> profile);
-        return later(seconds, () -> {
-            AllocationProfile after = controller.withContinuousProfile(LiveFilter.NONE, gc, null, profile -> profile);
-            if (!after.info().startedAt().equals(before.info().startedAt())) {
-                throw new HttpError(409, "continuous sampling was restarted during the " + seconds + " s window; retry");
-            }
-            return encodeScrape(ProfileDelta.between(before, after), labels, heap, text, name);
-        }, () -> { });
+        DeltaBaseline since = controller.deltaBaseline(true, format(text));
+        return LaterAnswer.after(timer, workers, seconds, () -> controller.withDeltaProfile(since, gc, format(text),
+                profile -> encodeScrape(profile, labels, heap, text, name)), () -> { }, since.whenClosed(), since::close);
+    }
+
+    private static ProfileFormat format(boolean text) {
+        return text ? ProfileFormat.TEXT : ProfileFormat.PPROF;
     }
 
     private static Response encodeScrape(AllocationProfile profile, ScrapeLabels labels, boolean heap, boolean text, String name) {
@@ -157,39 +151,9 @@ public final class PprofRoutes {
                 .withHeader("Content-Disposition", "attachment; filename=\"" + name + "\"");
     }
 
-    /**
-     * Answers after the window without holding a worker thread while waiting. When the answer is
-     * cancelled (the client closed the connection), the wait ends and {@code onCancel} runs.
-     */
-    private CompletableFuture<Response> later(int seconds, Supplier<Response> work, Runnable onCancel) {
-        CompletableFuture<Response> result = new CompletableFuture<>();
-        Runnable answer = () -> {
-            try {
-                result.complete(work.get());
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-        };
-        ScheduledFuture<?> wait = timer.schedule(() -> {
-            try {
-                workers.execute(answer);
-            } catch (RejectedExecutionException busy) {
-                result.completeExceptionally(busy);
-            }
-        }, seconds, TimeUnit.SECONDS);
-        result.whenComplete((response, failure) -> {
-            if (result.isCancelled()) {
-                wait.cancel(false);
-                onCancel.run();
-            }
-        });
-        return result;
-    }
-
     /** Decoding and encoding within heaptap's heap budget (HTTP 503 with the reason when too big). */
     private Response encodeWithinBudget(boolean gc, boolean heap, boolean text, String name) {
-        return controller.withProfile(LiveFilter.NONE, gc, text ? ProfileFormat.TEXT : ProfileFormat.PPROF,
-                profile -> encode(profile, heap, text, name));
+        return controller.withProfile(LiveFilter.NONE, gc, format(text), profile -> encode(profile, heap, text, name));
     }
 
     private static Response encode(AllocationProfile profile, boolean heap, boolean text, String name) {
