@@ -47,6 +47,12 @@ public final class BenchSuite {
     /** "--tools 'heaptap default,heaptap 512k live'": the overhead section's tools whose names start so; null: all. */
     private List<String> toolPrefixes;
 
+    /**
+     * Every measuring window of the quick (smoke) run: long enough for a window to count thousands of
+     * operations and a GC pause or two, so each table is well-formed; its numbers mean nothing.
+     */
+    static final long SMOKE_MILLIS = 300;
+
     static final List<String> SECTIONS = List.of("overhead", "speed", "attach", "memory", "gc", "humongous", "dump", "accuracy");
 
     private BenchSuite(Path jar, Path classes, Path asyncProfilerJar, boolean quick, int reps, List<BenchTarget.Jdk> jdks,
@@ -136,9 +142,11 @@ public final class BenchSuite {
         BenchTarget.Jdk newest = jdks.get(jdks.size() - 1);
         if (sections.contains("overhead")) {
             for (BenchTarget.Jdk jdk : jdks) {
-                overhead(jdk, AllocationHeavyTarget.class, "allocation-heavy (2 threads)");
+                overhead(jdk, AllocationHeavyTarget.class, "allocation-heavy (2 threads)", tools());
                 checkpoint.save();
-                overhead(jdk, MixedTarget.class, "mixed: allocation, 100 MB working set, CPU (2 threads)");
+                // The smoke run shows the mixed target runs under a tool; every tool's start and stop is shown on the first.
+                overhead(jdk, MixedTarget.class, "mixed: allocation, 100 MB working set, CPU (2 threads)",
+                        quick ? tools().stream().limit(1).toList() : tools());
                 checkpoint.save();
             }
         }
@@ -183,7 +191,7 @@ public final class BenchSuite {
 
     /** GC pauses with a full table of weak references to live objects, against the same JVM without. */
     private void weakRefCost(BenchTarget.Jdk jdk, String gc) throws Exception {
-        long window = quick ? 1000 : 10_000;
+        long window = quick ? SMOKE_MILLIS : 10_000;
         List<Double> before = new ArrayList<>();
         List<Double> with = new ArrayList<>();
         List<Double> throughput = new ArrayList<>();
@@ -191,7 +199,7 @@ public final class BenchSuite {
         for (int rep = 0; rep < reps; rep++) {
             try (BenchTarget t = new BenchTarget(jdk, classes, RetainingTarget.class, List.of(gc))) {
                 String pid = Long.toString(t.pid());
-                t.window(quick ? 1000 : 5000);
+                t.window(quick ? SMOKE_MILLIS : 5000);
                 BenchTarget.Window baseline = t.window(window);
                 before.add(pausesPerSecond(baseline, window));
                 // The 130 MB set rebuilt while sampling at 4 KiB (heaptap's minimum) leaves ~31k of a 128k table
@@ -199,7 +207,7 @@ public final class BenchSuite {
                 commands.heaptap("start", pid, "--duration", "1h", "--interval", "4k", "--live-budget", "131072");
                 t.command("fill", "filled");
                 commands.heaptap("stop", pid);
-                t.window(quick ? 500 : 2000);
+                t.window(quick ? SMOKE_MILLIS : 2000);
                 tracked = String.format(Locale.ROOT, "%,d", commands.status(pid).getWeakRefs());
                 BenchTarget.Window held = t.window(window);
                 with.add(pausesPerSecond(held, window));
@@ -222,7 +230,7 @@ public final class BenchSuite {
      * the site's live estimate before and after a forced collection (all of it garbage).
      */
     private void humongous(BenchTarget.Jdk jdk) throws Exception {
-        long window = quick ? 1000 : 10_000;
+        long window = quick ? SMOKE_MILLIS : 10_000;
         List<Double> before = new ArrayList<>();
         List<Double> with = new ArrayList<>();
         List<Double> throughput = new ArrayList<>();
@@ -230,11 +238,11 @@ public final class BenchSuite {
         for (int rep = 0; rep < reps; rep++) {
             try (BenchTarget t = new BenchTarget(jdk, classes, HumongousTarget.class, List.of("-XX:+UseG1GC", "-Xmx4g"))) {
                 String pid = Long.toString(t.pid());
-                t.window(quick ? 1000 : 5000);
+                t.window(quick ? SMOKE_MILLIS : 5000);
                 BenchTarget.Window baseline = t.window(window);
                 before.add(pausesPerSecond(baseline, window));
                 commands.heaptap("start", pid, "--duration", "1h");
-                t.window(quick ? 500 : 2000);
+                t.window(quick ? SMOKE_MILLIS : 2000);
                 BenchTarget.Window sampled = t.window(window);
                 with.add(pausesPerSecond(sampled, window));
                 throughput.add(sampled.opsPerSecond() / baseline.opsPerSecond());
@@ -331,17 +339,17 @@ public final class BenchSuite {
 
     private static final Pattern HEAPTAP_SETTING = Pattern.compile("heaptap (\\d+[kKmM]?|\\d+/s) (live|no-live)");
 
-    private void overhead(BenchTarget.Jdk jdk, Class<?> target, String title) throws Exception {
-        long warm = quick ? 1000 : 8000;
-        long window = quick ? 1000 : 5000;
-        long settle = quick ? 200 : 2000;
+    private void overhead(BenchTarget.Jdk jdk, Class<?> target, String title, List<Tool> tools) throws Exception {
+        long warm = quick ? SMOKE_MILLIS : 8000;
+        long window = quick ? SMOKE_MILLIS : 5000;
+        long settle = quick ? SMOKE_MILLIS : 2000;
         Map<String, List<Double>> during = new LinkedHashMap<>();
         Map<String, List<Double>> after = new LinkedHashMap<>();
         Map<String, List<Double>> cpuDuring = new LinkedHashMap<>();
         Random shuffle = new Random(42);
         double[] load = {Double.MAX_VALUE, 0};
         for (int rep = 0; rep < reps; rep++) {
-            List<Tool> order = new ArrayList<>(tools());
+            List<Tool> order = new ArrayList<>(tools);
             Collections.shuffle(order, shuffle);
             for (Tool tool : order) {
                 try (BenchTarget t = new BenchTarget(jdk, classes, target, List.of())) {
@@ -393,13 +401,13 @@ public final class BenchSuite {
         for (int i = 0; i < n; i++) {
             version.add(commands.heaptap("--version"));
             try (BenchTarget t = new BenchTarget(jdk, classes, AllocationHeavyTarget.class, List.of())) {
-                t.measure(quick ? 200 : 2000);
+                t.measure(quick ? SMOKE_MILLIS : 2000);
                 String pid = Long.toString(t.pid());
                 firstStart.add(commands.heaptap("start", pid, "--duration", "1s"));
                 commands.heaptap("stop", pid);
             }
             try (BenchTarget t = new BenchTarget(jdk, classes, AllocationHeavyTarget.class, List.of())) {
-                t.measure(quick ? 200 : 2000);
+                t.measure(quick ? SMOKE_MILLIS : 2000);
                 String pid = Long.toString(t.pid());
                 captureFresh.add(commands.heaptap("capture", pid, "--duration", "1s"));
                 captureAgain.add(commands.heaptap("capture", pid, "--duration", "1s"));
@@ -424,9 +432,9 @@ public final class BenchSuite {
     }
 
     private void memory(BenchTarget.Jdk jdk) throws Exception {
-        long seconds = quick ? 3 : 30;
+        long seconds = quick ? 1 : 30;
         try (BenchTarget t = new BenchTarget(jdk, classes, AllocationHeavyTarget.class, List.of())) {
-            t.measure(quick ? 500 : 5000);
+            t.measure(quick ? SMOKE_MILLIS : 5000);
             long rssBefore = t.rssKiB();
             long threadsBefore = t.threads();
             String pid = Long.toString(t.pid());

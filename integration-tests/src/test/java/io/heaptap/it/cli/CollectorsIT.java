@@ -44,6 +44,7 @@ class CollectorsIT {
     @MethodSource("collectors")
     void liveTrackingWorksAndResetLeavesNoWeakRefs(Jdk jdk, String gc) throws Exception {
         try (TargetJvm target = TargetJvm.start(jdk, Stress.class, List.of("-Xmx256m", "-XX:+" + gc), "4")) {
+            target.lowerPriorityOf("stress-");
             String pid = Long.toString(target.pid());
             // Dumped while recording: the ring's objects live for well under a second, so only a
             // capture that is still sampling is sure to be tracking some of them.
@@ -179,6 +180,7 @@ class CollectorsIT {
     @Test
     void dumpsDuringConstantThinningCleaningAndGcsWith32Threads() throws Exception {
         try (TargetJvm target = TargetJvm.start(Jdk.newest(), Stress.class, List.of("-Xmx256m"), "32")) {
+            target.lowerPriorityOf("stress-");
             String pid = Long.toString(target.pid());
             assertEquals(0, HeaptapCli.run("start", pid, "--duration", "5m", "--interval", "16k", "--live-budget", "256").exitCode());
             long thinnings = 0;

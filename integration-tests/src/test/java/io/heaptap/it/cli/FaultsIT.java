@@ -59,8 +59,9 @@ class FaultsIT {
     @Test
     void aKilledCliCannotLeaveSamplingOn() throws Exception {
         try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class)) {
-            // 20 s: long enough that a status poll (a JVM start each) sees it recording on a loaded machine.
-            Process cli = HeaptapCli.start("capture", Long.toString(target.pid()), "--duration", "20s");
+            // The time box is what ends sampling here. 10 s: the poll (an MBean read every 50 ms over a JMX
+            // connection opened while the CLI starts) sees it recording long before it ends, on a loaded machine too.
+            Process cli = HeaptapCli.start("capture", Long.toString(target.pid()), "--duration", "10s");
             Wait.forState(target.pid(), "recording", Duration.ofSeconds(60));
             cli.destroyForcibly();  // SIGKILL: no shutdown hook, no stop() from the CLI
             assertTrue(cli.waitFor(30, TimeUnit.SECONDS));

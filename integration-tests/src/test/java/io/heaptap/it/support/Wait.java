@@ -3,6 +3,9 @@ package io.heaptap.it.support;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
+import javax.management.MBeanServerConnection;
+import javax.management.remote.JMXConnector;
+
 /** Polls a condition until it holds or a deadline passes: waiting for a state, never for a time. */
 public final class Wait {
     private Wait() {
@@ -24,9 +27,25 @@ public final class Wait {
         }
     }
 
-    /** Until {@code heaptap status} reports the state. */
+    /**
+     * Until heaptap in the target reports the state ({@code heaptap status}'s "state:" line), read from its
+     * MBean over one local JMX connection: polling with {@code heaptap status} started a JVM per poll, on
+     * the cores the target and the command under test need. The MBean appears when heaptap is loaded.
+     */
     public static void forState(long pid, String state, Duration timeout) {
-        until("pid " + pid + " to be " + state, timeout,
-                () -> HeaptapCli.run("status", Long.toString(pid)).out().contains("state:        " + state));
+        try (JMXConnector jmx = Jmx.local(pid)) {
+            MBeanServerConnection s = jmx.getMBeanServerConnection();
+            until("pid " + pid + " to be " + state, timeout, () -> state.equals(stateOf(s)));
+        } catch (Exception e) {
+            throw new AssertionError("cannot read heaptap's state in pid " + pid, e);
+        }
+    }
+
+    private static String stateOf(MBeanServerConnection s) {
+        try {
+            return s.isRegistered(Jmx.NAME) ? (String) s.getAttribute(Jmx.NAME, "State") : "";
+        } catch (Exception e) {
+            return "";
+        }
     }
 }
