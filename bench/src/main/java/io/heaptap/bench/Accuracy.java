@@ -144,26 +144,38 @@ final class Accuracy {
         table.computeIfAbsent(site, k -> new LinkedHashMap<>()).merge(column, value, Double::sum);
     }
 
-    @SuppressWarnings("unchecked")
     private void heaptap(BenchTarget.Jdk jdk) throws Exception {
         try (BenchTarget t = target(jdk)) {
             String pid = Long.toString(t.pid());
             commands.heaptap("start", pid, "--duration", "1h", "--interval", "512k");
             plan(t, HEAPTAP, HEAPTAP);
             commands.heaptap("stop", pid);
-            Path out = Files.createTempFile("heaptap-accuracy-", ".json");
-            commands.heaptap("dump", pid, "--gc", "--format", "json", "--out", out.toString());
-            Map<String, Object> profile = (Map<String, Object>) Json.parse(Files.readString(out));
-            Files.delete(out);
-            for (Object o : (List<Object>) profile.get("sites")) {
-                Map<String, Object> site = (Map<String, Object>) o;
-                String name = siteOf((List<Object>) site.get("stack"));
-                if (name != null) {
-                    add(allocated, name, HEAPTAP, ((Number) site.get("estimatedBytes")).doubleValue());
-                    // After dump --gc everything allocated before the collection is examined: the proven part is the estimate.
-                    if (site.get("live") instanceof Map<?, ?> l && l.get("proven") instanceof Map<?, ?> proven) {
-                        add(live, name, HEAPTAP, ((Number) proven.get("estimatedBytes")).doubleValue());
-                    }
+            // After dump --gc everything allocated before the collection is examined: the proven part is the estimate.
+            readDump(pid, HEAPTAP, true);
+        }
+    }
+
+    /**
+     * heaptap's JSON dump of the target's capture: each AccuracyTarget site's estimated bytes into
+     * {@code column} of the allocated table and, with {@code gc}, its proven live bytes into the live table.
+     */
+    @SuppressWarnings("unchecked")
+    private void readDump(String pid, String column, boolean gc) throws Exception {
+        Path out = Files.createTempFile("heaptap-accuracy-", ".json");
+        List<String> dump = new ArrayList<>(List.of("dump", pid, "--format", "json", "--out", out.toString()));
+        if (gc) {
+            dump.add("--gc");
+        }
+        commands.heaptap(dump.toArray(String[]::new));
+        Map<String, Object> profile = (Map<String, Object>) Json.parse(Files.readString(out));
+        Files.delete(out);
+        for (Object o : (List<Object>) profile.get("sites")) {
+            Map<String, Object> site = (Map<String, Object>) o;
+            String name = siteOf((List<Object>) site.get("stack"));
+            if (name != null) {
+                add(allocated, name, column, ((Number) site.get("estimatedBytes")).doubleValue());
+                if (gc && site.get("live") instanceof Map<?, ?> l && l.get("proven") instanceof Map<?, ?> proven) {
+                    add(live, name, column, ((Number) proven.get("estimatedBytes")).doubleValue());
                 }
             }
         }
@@ -174,7 +186,6 @@ final class Accuracy {
      * so the number of samples (and the estimates' spread) follows the capture's length, not the bytes.
      * The target repeats its allocation plan until the capture has lasted {@link #DEFAULT_CAPTURE}.
      */
-    @SuppressWarnings("unchecked")
     private void heaptapDefault(BenchTarget.Jdk jdk) throws Exception {
         try (BenchTarget t = new BenchTarget(jdk, classes, AccuracyTarget.class, List.of("-Dbench.allocMib=" + (quick ? 8 : 64)))) {
             String pid = Long.toString(t.pid());
@@ -184,17 +195,7 @@ final class Accuracy {
                 truth(allocated, t.command("alloc", "allocated"), HEAPTAP_DEFAULT);
             } while (System.nanoTime() < end);
             commands.heaptap("stop", pid);
-            Path out = Files.createTempFile("heaptap-accuracy-", ".json");
-            commands.heaptap("dump", pid, "--format", "json", "--out", out.toString());
-            Map<String, Object> profile = (Map<String, Object>) Json.parse(Files.readString(out));
-            Files.delete(out);
-            for (Object o : (List<Object>) profile.get("sites")) {
-                Map<String, Object> site = (Map<String, Object>) o;
-                String name = siteOf((List<Object>) site.get("stack"));
-                if (name != null) {
-                    add(allocated, name, HEAPTAP_DEFAULT, ((Number) site.get("estimatedBytes")).doubleValue());
-                }
-            }
+            readDump(pid, HEAPTAP_DEFAULT, false);
         }
     }
 

@@ -61,7 +61,6 @@ class ContinuousBudgetIT {
     private static final double SIGMAS = 4.5;
     private static final Pattern RETAINED = Pattern.compile("retained used=(\\d+) oom=(\\w+)");
     private static final Pattern DONE = Pattern.compile("done (\\d+) (\\d+)");
-    private static final Pattern INTERVALS = Pattern.compile("at interval (\\d+)(?:-(\\d+))? bytes");
 
     static Stream<Jdk> jdks() {
         return Jdk.all().stream();
@@ -216,7 +215,7 @@ class ContinuousBudgetIT {
                 bytes += s.getValue(1);
             }
         }
-        long interval = largestInterval(p);
+        long interval = Profiles.largestInterval(p);
         double prob = 1 - Math.exp(-(double) ScrapedPaths.BYTES / interval);
         double tolerance = SIGMAS * Math.sqrt((1 - prob) / (prob * truth[0]));
         double objectsError = Math.abs(objects - truth[0]) / (double) truth[0];
@@ -281,15 +280,5 @@ class ContinuousBudgetIT {
             names.add(p.getStringTable((int) p.getFunction((int) location.getLine(0).getFunctionId() - 1).getName()));
         }
         return names;
-    }
-
-    private static long largestInterval(Profile p) {
-        for (long i : p.getCommentList()) {
-            Matcher m = INTERVALS.matcher(p.getStringTable((int) i));
-            if (m.find()) {
-                return Long.parseLong(m.group(2) != null ? m.group(2) : m.group(1));
-            }
-        }
-        throw new AssertionError("no interval in the comments");
     }
 }

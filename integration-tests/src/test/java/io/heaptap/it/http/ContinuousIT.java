@@ -49,7 +49,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ContinuousIT {
     private static final Pattern DONE = Pattern.compile("done small=(\\d+) (\\d+) large=(\\d+) (\\d+)");
-    private static final Pattern INTERVALS = Pattern.compile("at interval (\\d+)(?:-(\\d+))? bytes");
     /** Tolerances in standard deviations of the estimate (at the largest interval in force: conservative). */
     private static final double SIGMAS = 4.5;
 
@@ -122,7 +121,7 @@ class ContinuousIT {
                         "every scrape covers the time since the same start");
                 assertNonDecreasing(before, after);
                 long[] truth = truths.get(i - 1);
-                long interval = largestInterval(after);
+                long interval = Profiles.largestInterval(after);
                 assertSite(delta(before, after, "ScrapedAllocations.small"), truth[0], truth[1], ScrapedAllocations.SMALL_BYTES,
                         interval, "small, scrapes " + (i - 1) + "-" + i);
                 assertSite(delta(before, after, "ScrapedAllocations.large"), truth[2], truth[3], ScrapedAllocations.LARGE_BYTES,
@@ -144,7 +143,7 @@ class ContinuousIT {
                     sites.put(f[1], new long[] {Long.parseLong(f[2]), Long.parseLong(f[3])});
                 }
             }
-            long interval = largestInterval(scrapes.get(2));
+            long interval = Profiles.largestInterval(scrapes.get(2));
             long[] truth = truths.get(1);
             assertSite(sites.get(method(scrapes.get(2), "ScrapedAllocations.small")), truth[0], truth[1],
                     ScrapedAllocations.SMALL_BYTES, interval, "small, pprof's merge");
@@ -211,7 +210,7 @@ class ContinuousIT {
             assertNonDecreasing(before, during);
             assertNonDecreasing(during, during2);
             assertNonDecreasing(during2, after);
-            long interval = largestInterval(after);
+            long interval = Profiles.largestInterval(after);
             assertSite(delta(before, after, "ScrapedAllocations.small"), truth[0], truth[1], ScrapedAllocations.SMALL_BYTES,
                     interval, "continuous, small");
 
@@ -374,17 +373,6 @@ class ContinuousIT {
         long[] a = siteTotals(after, suffix);
         long[] b = siteTotals(before, suffix);
         return new long[] {a[0] - b[0], a[1] - b[1]};
-    }
-
-    /** The largest interval continuous sampling ran at so far, from the profile's comment. */
-    private static long largestInterval(Profile p) {
-        for (long i : p.getCommentList()) {
-            Matcher m = INTERVALS.matcher(p.getStringTable((int) i));
-            if (m.find()) {
-                return Long.parseLong(m.group(2) != null ? m.group(2) : m.group(1));
-            }
-        }
-        throw new AssertionError("no interval in the comments");
     }
 
     /**

@@ -9,11 +9,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 
 /** Reads heaptap's outputs the way their consumers do. */
 public final class Profiles {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern INTERVALS = Pattern.compile("at interval (\\d+)(?:-(\\d+))? bytes");
 
     private Profiles() {
     }
@@ -69,5 +72,16 @@ public final class Profiles {
             }
         }
         return new double[] {objects, bytes, samples, Math.sqrt(variance)};
+    }
+
+    /** The largest interval a pprof profile of heaptap's was sampled at, from its comment ("at interval A-B bytes"). */
+    public static long largestInterval(Profile p) {
+        for (long i : p.getCommentList()) {
+            Matcher m = INTERVALS.matcher(p.getStringTable((int) i));
+            if (m.find()) {
+                return Long.parseLong(m.group(2) != null ? m.group(2) : m.group(1));
+            }
+        }
+        throw new AssertionError("no interval in the comments");
     }
 }
