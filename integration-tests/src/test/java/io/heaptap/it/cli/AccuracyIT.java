@@ -25,20 +25,23 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Estimated allocations per site against a workload whose allocations are known exactly, at the
- * default 512 KiB interval, on every JDK.
+ * Estimated allocations per site against a workload whose allocations are known exactly, on every
+ * JDK: at a fixed 512 KiB interval, and at heaptap's defaults (the sample-rate target, no
+ * --interval) over a 10 s capture, which is issue #16's accuracy goal.
  *
- * <p>Tolerance: 5% per site. The workload is sized so that every site's relative standard
- * deviation at 512 KiB is at most 1.2% (checked below from the truth, and reported from the
- * profile's own 95% intervals), so 5% is more than 4 sigma. Before JDK 25 HotSpot's sampler is
- * biased per site at large intervals (JDK-8356372; this workload's 64-byte site was +7 to +11% when
- * the JVM sampled at 512 KiB); heaptap samples at 8 KiB there and thins in the agent, which this
- * test holds to the same 5% as JDK 25.
+ * <p>Tolerance: 5% per site. At 512 KiB the workload is sized so that every site's relative standard
+ * deviation is at most 1.2% (checked below from the truth); at the defaults the interval moves, so
+ * the check is the profile's own 95% intervals: 5% must be at least 4 reported sigma for every site,
+ * else the test has no power and says so. Before JDK 25 HotSpot's sampler is biased per site at
+ * large intervals (JDK-8356372; this workload's 64-byte site was +7 to +11% when the JVM sampled at
+ * 512 KiB); heaptap keeps the JVM's interval small there and thins in the agent, which this test
+ * holds to the same 5% as JDK 25.
  */
 class AccuracyIT {
     static final double TOLERANCE = 0.05;
     static final long INTERVAL = 512 * 1024;
     static final double SIGMAS = 4;
+    static final int DEFAULTS_SECONDS = 10;
 
     record Site(String name, String method, String caller, long objects, long objectSize) {
         long bytes() {
@@ -58,16 +61,19 @@ class AccuracyIT {
     }
 
     static List<Site> truth() {
+        return truth(ROUNDS);
+    }
+
+    /** What the given number of the workload's rounds allocate, per site. */
+    static List<Site> truth(long rounds) {
         return List.of(
-                new Site("tiny byte[48]", "tiny", null, (long) ROUNDS * TINY_PER_ROUND, byteArraySize(TINY_LENGTH)),
-                new Site("medium byte[8176]", "medium", null, (long) ROUNDS * MEDIUM_PER_ROUND, byteArraySize(MEDIUM_LENGTH)),
-                new Site("below-interval byte[500000]", "belowInterval", null, (long) ROUNDS * BELOW_INTERVAL_PER_ROUND,
+                new Site("tiny byte[48]", "tiny", null, rounds * TINY_PER_ROUND, byteArraySize(TINY_LENGTH)),
+                new Site("medium byte[8176]", "medium", null, rounds * MEDIUM_PER_ROUND, byteArraySize(MEDIUM_LENGTH)),
+                new Site("below-interval byte[500000]", "belowInterval", null, rounds * BELOW_INTERVAL_PER_ROUND,
                         byteArraySize(BELOW_INTERVAL_LENGTH)),
-                new Site("large byte[4000000]", "large", null, (long) ROUNDS * LARGE_PER_ROUND, byteArraySize(LARGE_LENGTH)),
-                new Site("record() via callerA", "record", "callerA", (long) ROUNDS * CALLER_A_PER_ROUND,
-                        byteArraySize(RECORD_LENGTH)),
-                new Site("record() via callerB", "record", "callerB", (long) ROUNDS * CALLER_B_PER_ROUND,
-                        byteArraySize(RECORD_LENGTH)));
+                new Site("large byte[4000000]", "large", null, rounds * LARGE_PER_ROUND, byteArraySize(LARGE_LENGTH)),
+                new Site("record() via callerA", "record", "callerA", rounds * CALLER_A_PER_ROUND, byteArraySize(RECORD_LENGTH)),
+                new Site("record() via callerB", "record", "callerB", rounds * CALLER_B_PER_ROUND, byteArraySize(RECORD_LENGTH)));
     }
 
     static Stream<Jdk> jdks() {
@@ -84,46 +90,88 @@ class AccuracyIT {
             assertEquals(0, started.exitCode(), started::toString);
             target.send("go");
             target.awaitLine("done", Duration.ofMinutes(3));
-            assertEquals(0, HeaptapCli.run("stop", pid).exitCode());
-            Result dump = HeaptapCli.run("dump", pid, "--format", "json");
-            assertEquals(0, dump.exitCode(), dump::toString);
-            profile = Profiles.json(dump.stdout());
+            profile = stopAndDump(pid);
         }
+        compare(jdk, "512 KiB", profile, truth());
+        boolean warned = profile.get("capture").get("warnings").toString().contains("biased after allocations outside a TLAB");
+        assertEquals(jdk.feature() < 25, warned, "the warning before JDK 25 only (what thinning does not remove)");
+    }
 
+    /**
+     * Issue #16's goal: a 10 s capture at the default settings (no --interval: the sample-rate
+     * target chooses the interval, and on JDK 11-24 the JVM's own interval stays small) is within 5%
+     * per site. The workload repeats whole rounds for 10 s, so the truth is known exactly.
+     */
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void atTheDefaultsA10SecondCaptureMatchesTheKnownTruth(Jdk jdk) throws Exception {
+        JsonNode profile;
+        long rounds;
+        try (TargetJvm target = TargetJvm.start(jdk, KnownAllocations.class)) {
+            String pid = Long.toString(target.pid());
+            Result started = HeaptapCli.run("start", pid, "--duration", "10m");
+            assertEquals(0, started.exitCode(), started::toString);
+            target.send("for " + DEFAULTS_SECONDS);
+            rounds = Long.parseLong(target.awaitLine("done", Duration.ofMinutes(2)).substring("done ".length()).trim());
+            profile = stopAndDump(pid);
+        }
+        JsonNode capture = profile.get("capture");
+        String label = String.format(Locale.ROOT, "defaults, %d s, %d rounds, interval %s-%s B", DEFAULTS_SECONDS, rounds,
+                capture.path("intervalMinBytes").asText("?"), capture.path("intervalMaxBytes").asText("?"));
+        compare(jdk, label, profile, truth(rounds));
+    }
+
+    static JsonNode stopAndDump(String pid) throws Exception {
+        assertEquals(0, HeaptapCli.run("stop", pid).exitCode());
+        Result dump = HeaptapCli.run("dump", pid, "--format", "json");
+        assertEquals(0, dump.exitCode(), dump::toString);
+        return Profiles.json(dump.stdout());
+    }
+
+    /**
+     * Compares each site's estimate with the truth, writes and prints the table, and asserts: every
+     * site within 5%, 5% at least 4 reported sigma for every site (the test's power, with a little
+     * slack: the reported sigma is itself estimated from the samples), and the 2:1 caller ratio.
+     */
+    static void compare(Jdk jdk, String label, JsonNode profile, List<Site> truth) throws Exception {
         List<String> report = new ArrayList<>();
         report.add(String.format(Locale.ROOT,
-                "| %s | site | true bytes | estimated bytes | error | samples | sigma (expected) | sigma (reported) |", jdk));
+                "| %s, %s | site | true bytes | estimated bytes | error | samples | sigma (reported) |", jdk, label));
         double worst = 0;
         double worstReportedSigma = 0;
         double[] callerBytes = new double[2];
-        for (Site site : truth()) {
+        double ratioVariance = 0;
+        for (Site site : truth) {
             double[] est = site.caller() == null ? Profiles.siteTotals(profile, site.method(), "byte[]")
                     : callerTotals(profile, site.caller());
             double error = est[1] / site.bytes() - 1;
             double reportedSigma = est[3] / est[1];
             worst = Math.max(worst, Math.abs(error));
             worstReportedSigma = Math.max(worstReportedSigma, reportedSigma);
-            report.add(String.format(Locale.ROOT, "| %s | %s | %,d | %,.0f | %+.2f%% | %,.0f | %.2f%% | %.2f%% |", jdk, site.name(),
-                    site.bytes(), est[1], 100 * error, est[2], 100 * site.expectedRelativeSigma(INTERVAL), 100 * reportedSigma));
+            report.add(String.format(Locale.ROOT, "| %s | %s | %,d | %,.0f | %+.2f%% | %,.0f | %.2f%% |", jdk, site.name(),
+                    site.bytes(), est[1], 100 * error, est[2], 100 * reportedSigma));
             if ("callerA".equals(site.caller())) {
                 callerBytes[0] = est[1];
             } else if ("callerB".equals(site.caller())) {
                 callerBytes[1] = est[1];
             }
+            if (site.caller() != null) {
+                ratioVariance += reportedSigma * reportedSigma;
+            }
         }
         double ratio = callerBytes[0] / callerBytes[1];
-        report.add(String.format(Locale.ROOT, "| %s | callerA / callerB (truth 2.00) | | %.2f | | | | |", jdk, ratio));
+        double ratioSigma = Math.sqrt(ratioVariance);
+        report.add(String.format(Locale.ROOT, "| %s | callerA / callerB (truth 2.00) | | %.3f | | | %.2f%% |", jdk, ratio,
+                100 * ratioSigma));
         String table = String.join("\n", report);
         System.out.println(table);
-        Files.writeString(Paths.workDir("accuracy-jdk" + jdk.feature()).resolve("accuracy.md"), table + "\n");
+        String file = label.startsWith("defaults") ? "accuracy-defaults.md" : "accuracy.md";
+        Files.writeString(Paths.workDir("accuracy-jdk" + jdk.feature()).resolve(file), table + "\n");
 
         assertTrue(worst <= TOLERANCE, "worst per-site error " + worst + " above " + TOLERANCE + "\n" + table);
-        // The 5% bound is at least 4 sigma by the profile's own uncertainty too (a little slack:
-        // the reported sigma is itself estimated from the samples).
-        assertTrue(SIGMAS * worstReportedSigma <= TOLERANCE * 1.1, "reported sigma " + worstReportedSigma + "\n" + table);
-        assertTrue(Math.abs(ratio / 2.0 - 1) <= SIGMAS * Math.sqrt(2) * 0.012, "caller ratio " + ratio + "\n" + table);
-        boolean warned = profile.get("capture").get("warnings").toString().contains("biased after allocations outside a TLAB");
-        assertEquals(jdk.feature() < 25, warned, "the warning before JDK 25 only (what thinning does not remove)");
+        assertTrue(SIGMAS * worstReportedSigma <= TOLERANCE * 1.1, "no power: reported sigma " + worstReportedSigma + "\n" + table);
+        assertTrue(Math.abs(ratio / 2.0 - 1) <= SIGMAS * ratioSigma * 1.1,
+                "caller ratio " + ratio + "\n" + table);
     }
 
     @org.junit.jupiter.api.Test

@@ -2,7 +2,8 @@ package io.heaptap.it.workload;
 
 /**
  * A target whose allocations are known exactly: on "go" it allocates a fixed mix from one method
- * per site and prints "done". Sizes span tens of bytes to several MiB, including arrays just
+ * per site and prints "done"; on "for N" it repeats whole rounds of the same mix until N seconds
+ * have passed and prints "done R", R being the rounds it ran (the truth is then R rounds' worth). Sizes span tens of bytes to several MiB, including arrays just
  * below the default 512 KiB interval, and one helper is called from two callers in a 2:1 ratio.
  * Counts are chosen so that at 512 KiB every site's estimate has a relative standard deviation of
  * at most 1.2% (AccuracyIT checks that from the truth): about 21 GB in all.
@@ -31,16 +32,28 @@ public final class KnownAllocations {
         Commands.serve(command -> {
             if (command.equals("go")) {
                 for (int round = 0; round < ROUNDS; round++) {
-                    tiny();
-                    medium();
-                    belowInterval();
-                    large();
-                    callerA();
-                    callerB();
+                    round();
                 }
                 System.out.println("done");
+            } else if (command.startsWith("for ")) {
+                long end = System.nanoTime() + Long.parseLong(command.substring(4).trim()) * 1_000_000_000L;
+                int rounds = 0;
+                do {
+                    round();
+                    rounds++;
+                } while (System.nanoTime() < end);
+                System.out.println("done " + rounds);
             }
         });
+    }
+
+    static void round() {
+        tiny();
+        medium();
+        belowInterval();
+        large();
+        callerA();
+        callerB();
     }
 
     static void tiny() {
