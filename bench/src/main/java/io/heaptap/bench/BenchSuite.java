@@ -137,7 +137,7 @@ public final class BenchSuite {
         report.add("- machine: " + machine());
         report.add("- JDKs: " + String.join(", ", jdks.stream().map(BenchTarget.Jdk::name).toList()));
         report.add("- command: `bench/run " + commandLine.replaceAll("--(jar|classes|async-profiler|out) \\S+ ?", "").trim() + "`");
-        report.add("- repetitions: " + reps + "; ratios are median (min–max) over repetitions, to the same JVM's baseline");
+        report.add("- repetitions: " + reps + "; ratios are median (min–max) over repetitions, to the same JVM's off-windows");
         report.add("");
         BenchTarget.Jdk newest = jdks.get(jdks.size() - 1);
         if (sections.contains("overhead")) {
@@ -353,19 +353,23 @@ public final class BenchSuite {
             Collections.shuffle(order, shuffle);
             for (Tool tool : order) {
                 try (BenchTarget t = new BenchTarget(jdk, classes, target, List.of())) {
+                    // Off, on, off in one JVM: the on-window is judged against the mean of its two
+                    // neighbours, so a drift of the machine or of the JIT during the run cancels.
                     t.measure(warm);
-                    BenchTarget.Window baseline = t.window(window);
+                    BenchTarget.Window before = t.window(window);
                     tool.on().run(t, commands);
                     // Steady state: the attach's one-time work in the target (heaptap's MBean registration,
                     // class loading and JIT of its code: about 0.5 s of CPU) is the attach section's cost.
                     t.measure(settle);
                     BenchTarget.Window on = t.window(window);
                     tool.off().run(t, commands);
+                    t.measure(settle);
                     BenchTarget.Window off = t.window(window);
-                    during.computeIfAbsent(tool.name(), k -> new ArrayList<>()).add(on.opsPerSecond() / baseline.opsPerSecond());
-                    after.computeIfAbsent(tool.name(), k -> new ArrayList<>()).add(off.opsPerSecond() / baseline.opsPerSecond());
-                    cpuDuring.computeIfAbsent(tool.name(), k -> new ArrayList<>())
-                            .add(baseline.cpuNanosPerOp() / on.cpuNanosPerOp());
+                    double offOps = tool.offEndsIt() ? (before.opsPerSecond() + off.opsPerSecond()) / 2 : before.opsPerSecond();
+                    double offCpu = tool.offEndsIt() ? (before.cpuNanosPerOp() + off.cpuNanosPerOp()) / 2 : before.cpuNanosPerOp();
+                    during.computeIfAbsent(tool.name(), k -> new ArrayList<>()).add(on.opsPerSecond() / offOps);
+                    after.computeIfAbsent(tool.name(), k -> new ArrayList<>()).add(off.opsPerSecond() / before.opsPerSecond());
+                    cpuDuring.computeIfAbsent(tool.name(), k -> new ArrayList<>()).add(offCpu / on.cpuNanosPerOp());
                 }
                 double now = MachineLoad.now();
                 load[0] = Math.min(load[0], now);
@@ -377,10 +381,13 @@ public final class BenchSuite {
         }
         report.add("## Overhead: " + title + ", " + jdk.name());
         report.add("");
-        report.add("Throughput with the tool on (and after it is stopped), relative to no agent in the same JVM. 1.000 = no cost."
-                + " The on-window starts 2 s after the tool's start returned (steady state; the attach's one-time cost is separate)."
-                + " CPU-derived: the process's CPU time per operation without the tool over that with it, the same JVM's"
-                + " windows; it judges the tool's cost on a shared machine, where throughput moves with everything else."
+        report.add("Windows off, on, off alternate in one JVM per tool and round: throughput while on is relative to the mean"
+                + " of the two neighbouring off-windows (for continuous mode, whose stop leaves sampling running, to the window"
+                + " before). 1.000 = no cost. After stop: the second off-window over the first."
+                + " The on-window and the second off-window start 2 s after the tool's start or stop returned (steady state;"
+                + " the attach's one-time cost is separate)."
+                + " CPU-derived: the process's CPU time per operation off over that on, the same JVM's windows;"
+                + " it judges the tool's cost on a shared machine, where throughput moves with everything else."
                 + String.format(Locale.ROOT, " Load average during the section: %.1f–%.1f.", load[0], load[1]));
         report.add("");
         report.add("| tool | throughput while on | after stop | CPU-derived throughput while on |");

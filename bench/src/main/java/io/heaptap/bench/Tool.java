@@ -3,8 +3,16 @@ package io.heaptap.bench;
 import java.nio.file.Path;
 import java.util.List;
 
-/** A profiler configuration the suite compares: how to turn it on and off in a running target. */
-record Tool(String name, String description, Action on, Action off) {
+/**
+ * A profiler configuration the suite compares: how to turn it on and off in a running target.
+ * offEndsIt says whether "off" ends the tool's cost, so the window after it can serve as an
+ * off-window beside the one before.
+ */
+record Tool(String name, String description, Action on, Action off, boolean offEndsIt) {
+
+    Tool(String name, String description, Action on, Action off) {
+        this(name, description, on, off, true);
+    }
 
     interface Action {
         void run(BenchTarget target, Commands commands) throws Exception;
@@ -40,7 +48,7 @@ record Tool(String name, String description, Action on, Action off) {
     static Tool heaptapContinuous() {
         return new Tool("heaptap continuous", "heaptap serve --continuous (default sample-rate target, live tracking, until stopped)",
                 (t, c) -> c.heaptap("serve", Long.toString(t.pid()), "--continuous"),
-                (t, c) -> c.heaptap("serve", Long.toString(t.pid()), "--stop"));
+                (t, c) -> c.heaptap("serve", Long.toString(t.pid()), "--stop"), false);
     }
 
     static Tool jfrProfile() {
