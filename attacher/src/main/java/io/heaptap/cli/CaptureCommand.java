@@ -30,6 +30,7 @@ final class CaptureCommand extends TargetCommand {
     }
 
     private Interruption interruption;
+    private AgentConnection.Started started;
     private boolean following;
 
     /**
@@ -41,7 +42,7 @@ final class CaptureCommand extends TargetCommand {
     ExitCode run(Target t) throws Exception {
         interruption = new Interruption().install();
         try {
-            AgentConnection.Started started = CaptureRun.start(t, options, client("capture"));
+            started = CaptureRun.start(t, options, client("capture"));
             try {
                 return super.run(t);
             } catch (Exception e) {
@@ -58,6 +59,6 @@ final class CaptureCommand extends TargetCommand {
     @Override
     ExitCode run(AgentConnection connection) throws Exception {
         following = true;
-        return CaptureRun.follow(connection, options, output, liveView, interruption);
+        return CaptureRun.follow(connection, started, options, output, liveView, interruption);
     }
 }

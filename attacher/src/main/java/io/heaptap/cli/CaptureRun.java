@@ -16,6 +16,10 @@ import io.heaptap.session.SamplerAccuracy;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 
 /**
  * One capture from the CLI: start it in the target (Attach API), show progress until the time box
@@ -38,15 +42,17 @@ final class CaptureRun {
 
     /**
      * Shows progress until the started capture's time box ends (or Ctrl-C, seen through
-     * {@code interruption}, stops it), then streams the dump back and writes it.
+     * {@code interruption}, stops it), then streams the dump back and writes it. The banner says
+     * when sampling began: the JMX connection that follows the capture comes after that, and takes
+     * longest on a busy target's first attach, so sampling may have run for a while when the bar shows.
      */
-    static ExitCode follow(AgentConnection connection, CaptureOptions options, Output output, LiveViewFlags liveView,
-                           Interruption interruption) throws IOException {
+    static ExitCode follow(AgentConnection connection, AgentConnection.Started started, CaptureOptions options, Output output,
+                           LiveViewFlags liveView, Interruption interruption) throws IOException {
         HeaptapMXBean heaptap = connection.heaptap();
         PrintStream err = System.err;
         if (System.console() != null) {
-            err.printf("capturing pid %d for %s at %s (Ctrl-C stops early and still writes the profile)%n",
-                    connection.target().pid(), HumanUnits.formatDuration(options.duration()), options.describeSampling());
+            err.println(banner(connection.target().pid(), options, started.startedAt(), System.nanoTime() - started.startedNanos(),
+                    ZoneId.systemDefault()));
         }
         ProgressBar bar = new ProgressBar(options.duration().toMillis());
         boolean interrupted = interruption.requested();
@@ -62,6 +68,16 @@ final class CaptureRun {
         write(connection, liveView.dump(heaptap), output);
         return interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
     }
+
+    /** The line above the progress bar: what runs, and when its sampling began, in local time and as a lag. */
+    static String banner(long pid, CaptureOptions options, Instant startedAt, long sinceStartNanos, ZoneId zone) {
+        return String.format(Locale.ROOT, "capturing pid %d for %s at %s; sampling began at %s (%.1f s ago)."
+                        + " Ctrl-C stops early and still writes the profile",
+                pid, HumanUnits.formatDuration(options.duration()), options.describeSampling(),
+                BEGAN.format(startedAt.atZone(zone)), Math.max(0, sinceStartNanos) / 1e9);
+    }
+
+    private static final DateTimeFormatter BEGAN = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT);
 
     /**
      * Encodes a profile here, in the CLI, straight into the output, and says so (with the accuracy

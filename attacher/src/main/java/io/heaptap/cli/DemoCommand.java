@@ -43,9 +43,9 @@ final class DemoCommand implements Callable<Integer> {
                     + options.duration().toSeconds() + "s");
             Interruption interruption = new Interruption().install();
             try {
-                CaptureRun.start(target, options, TargetCommand.client("demo"));
+                AgentConnection.Started started = CaptureRun.start(target, options, TargetCommand.client("demo"));
                 try (AgentConnection connection = AgentConnection.open(target)) {
-                    ExitCode code = CaptureRun.follow(connection, options, Output.resolve("text", null), new LiveViewFlags(),
+                    ExitCode code = CaptureRun.follow(connection, started, options, Output.resolve("text", null), new LiveViewFlags(),
                             interruption);
                     CaptureRun.write(connection, new LiveViewFlags().dump(connection.heaptap()), htmlOut);
                     System.err.println("heaptap: open " + htmlOut.file() + " in a browser for the flame graph");
