@@ -27,6 +27,8 @@ import java.util.Locale;
  */
 final class CaptureRun {
     private static final long POLL_MILLIS = 200;
+    /** The banner's time of day when sampling began. */
+    private static final DateTimeFormatter BEGAN = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT);
 
     private CaptureRun() {
     }
@@ -76,8 +78,6 @@ final class CaptureRun {
                 pid, HumanUnits.formatDuration(options.duration()), options.describeSampling(),
                 BEGAN.format(startedAt.atZone(zone)), Math.max(0, sinceStartNanos) / 1e9);
     }
-
-    private static final DateTimeFormatter BEGAN = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT);
 
     /**
      * Encodes a profile here, in the CLI, straight into the output, and says so (with the accuracy
