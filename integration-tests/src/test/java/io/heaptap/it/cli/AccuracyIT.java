@@ -92,7 +92,7 @@ class AccuracyIT {
             target.awaitLine("done", Duration.ofMinutes(3));
             profile = stopAndDump(pid);
         }
-        compare(jdk, "512 KiB", profile, truth());
+        compare(jdk, "512 KiB", "accuracy.md", profile, truth());
         boolean warned = profile.get("capture").get("warnings").toString().contains("biased after allocations outside a TLAB");
         assertEquals(jdk.feature() < 25, warned, "the warning before JDK 25 only (what thinning does not remove)");
     }
@@ -118,7 +118,7 @@ class AccuracyIT {
         JsonNode capture = profile.get("capture");
         String label = String.format(Locale.ROOT, "defaults, %d s, %d rounds, interval %s-%s B", DEFAULTS_SECONDS, rounds,
                 capture.path("intervalMinBytes").asText("?"), capture.path("intervalMaxBytes").asText("?"));
-        compare(jdk, label, profile, truth(rounds));
+        compare(jdk, label, "accuracy-defaults.md", profile, truth(rounds));
     }
 
     static JsonNode stopAndDump(String pid) throws Exception {
@@ -129,11 +129,12 @@ class AccuracyIT {
     }
 
     /**
-     * Compares each site's estimate with the truth, writes and prints the table, and asserts: every
+     * Compares each site's estimate with the truth, prints the table and writes it to {@code file} in
+     * the JDK's work directory, and asserts: every
      * site within 5%, 5% at least 4 reported sigma for every site (the test's power, with a little
      * slack: the reported sigma is itself estimated from the samples), and the 2:1 caller ratio.
      */
-    static void compare(Jdk jdk, String label, JsonNode profile, List<Site> truth) throws Exception {
+    static void compare(Jdk jdk, String label, String file, JsonNode profile, List<Site> truth) throws Exception {
         List<String> report = new ArrayList<>();
         report.add(String.format(Locale.ROOT,
                 "| %s, %s | site | true bytes | estimated bytes | error | samples | sigma (reported) |", jdk, label));
@@ -165,7 +166,6 @@ class AccuracyIT {
                 100 * ratioSigma));
         String table = String.join("\n", report);
         System.out.println(table);
-        String file = label.startsWith("defaults") ? "accuracy-defaults.md" : "accuracy.md";
         Files.writeString(Paths.workDir("accuracy-jdk" + jdk.feature()).resolve(file), table + "\n");
 
         assertTrue(worst <= TOLERANCE, "worst per-site error " + worst + " above " + TOLERANCE + "\n" + table);

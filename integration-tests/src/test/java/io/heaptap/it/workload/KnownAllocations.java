@@ -3,8 +3,9 @@ package io.heaptap.it.workload;
 /**
  * A target whose allocations are known exactly: on "go" it allocates a fixed mix from one method
  * per site and prints "done"; on "for N" it repeats whole rounds of the same mix until N seconds
- * have passed and prints "done R", R being the rounds it ran (the truth is then R rounds' worth). Sizes span tens of bytes to several MiB, including arrays just
- * below the default 512 KiB interval, and one helper is called from two callers in a 2:1 ratio.
+ * have passed and prints "done R", R being the rounds it ran (the truth is then R rounds' worth).
+ * Sizes span tens of bytes to several MiB, including arrays just below the default 512 KiB
+ * interval, and one helper is called from two callers in a 2:1 ratio.
  * Counts are chosen so that at 512 KiB every site's estimate has a relative standard deviation of
  * at most 1.2% (AccuracyIT checks that from the truth): about 21 GB in all.
  * Every object escapes to a volatile field so the JIT cannot remove an allocation.
