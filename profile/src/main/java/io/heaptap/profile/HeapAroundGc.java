@@ -1,11 +1,13 @@
 package io.heaptap.profile;
 
 /**
- * Heap used right before and after the collections of a capture (summed over the heap's pools,
- * from each collection's notification): the gap is what a collection freed, the level after is
- * roughly the live set.
+ * Heap used right before and after the collections of a capture (summed over the heap's pools):
+ * the gap is what a collection freed, the level after is roughly the live set. Every collection that
+ * can prove liveness is read, and of the others (young ones) the last one in each short poll, weighed
+ * as all the collections that poll found: where young collections come faster than the polls, the
+ * means are estimates from the ones read, and the highest level after is the highest of those.
  *
- * @param collections        collections whose notification was seen
+ * @param collections        collections counted (read, or stood for by one read)
  * @param meanBeforeBytes    mean heap used before a collection
  * @param meanAfterBytes     mean heap used after a collection
  * @param maxAfterBytes      the highest heap used after a collection

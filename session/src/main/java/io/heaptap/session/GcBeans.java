@@ -12,9 +12,14 @@ import java.util.function.Consumer;
  * the unit tests of the GC cost and of the marking clock's feed give their own collections.
  */
 interface GcBeans {
-    /** One collection as its bean reported it; heap used before and after it, summed over the heap's pools. */
+    /**
+     * One collection as its bean reported it; heap used before and after it, summed over the heap's pools.
+     * The cause is known for the collections that can prove liveness only, and "" for the others.
+     * {@code stands} is how many of the bean's collections it stands for: 1, or for a polled bean the
+     * collections since its previous read, of which this is the last.
+     */
     record Collection(String gcName, String cause, long id, long startMillis, long endMillis, long heapUsedBefore,
-                      long heapUsedAfter) {
+                      long heapUsedAfter, long stands) {
     }
 
     /** One bean's counters. */
@@ -42,8 +47,11 @@ interface GcBeans {
     long originNanos();
 
     /**
-     * Calls {@code listener} after each collection, on a thread of the JVM's (what it allocates there is
-     * marked as heaptap's before the listener runs), until the subscription is closed.
+     * Calls {@code listener} after collections until the subscription is closed, on a thread of the JVM's
+     * or of heaptap's (what it allocates there is marked as heaptap's before the listener runs): after
+     * each one that can prove liveness ({@link MarkingClock.Kind} other than NONE), and, of the others,
+     * after the last of those that ended since the previous call, within {@link PlatformGcBeans#POLL_MILLIS}
+     * ms. Pauses within concurrent cycles other than G1's are not reported.
      */
     Subscription subscribe(Consumer<Collection> listener);
 

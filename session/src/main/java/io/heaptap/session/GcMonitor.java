@@ -17,7 +17,8 @@ import java.util.function.Predicate;
 /**
  * Measures what the garbage collector costs over a capture, from inside the target: counts and
  * times from the GC MXBeans' counters (differences between the start and the end of the window),
- * heap used around each collection from their notifications, and the CPU time of the GC threads
+ * heap used around the collections {@link GcBeans#subscribe} reports (every whole-heap one, and of
+ * young ones the last of each poll, weighed as all the poll found), and the CPU time of the GC threads
  * against the process's ({@link GcThreadCpu}). Whatever cannot be measured is reported
  * unavailable; nothing here may fail a capture.
  */
@@ -155,7 +156,7 @@ final class GcMonitor {
     private void record(GcBeans.Collection collection) {
         // Pauses inside a concurrent cycle report the heap too; only whole collections are counted.
         if (CollectorCost.Kind.ofBean(collection.gcName()).countsCollections()) {
-            heapAround.add(collection.heapUsedBefore(), collection.heapUsedAfter());
+            heapAround.add(collection.heapUsedBefore(), collection.heapUsedAfter(), collection.stands());
         }
     }
 
@@ -173,10 +174,12 @@ final class GcMonitor {
         private double sumAfter;
         private long maxAfter;
 
-        synchronized void add(long before, long after) {
-            collections++;
-            sumBefore += before;
-            sumAfter += after;
+        /** One collection read, standing for {@code stands} (a young one read among several: weighed as all of them). */
+        synchronized void add(long before, long after, long stands) {
+            long weight = Math.max(1, stands);
+            collections += weight;
+            sumBefore += (double) weight * before;
+            sumAfter += (double) weight * after;
             maxAfter = Math.max(maxAfter, after);
         }
 

@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Keeps the live table clean, its GC clock right, and the {@link MarkingClock} fed. GC callbacks may not use JNI, so weak
  * references of collected objects are deleted here, on the daemon thread {@code heaptap-live},
- * right after each collection. The GC count comes from the GC MXBeans' notifications, which every
- * HotSpot collector sends (ZGC and Shenandoah post no JVMTI GC events).
+ * right after collections (within {@link #GC_CHECK_MILLIS} of a JVMTI GarbageCollectionFinish). The GC count comes from the GC MXBeans ({@link GcBeans#subscribe}), which
+ * every HotSpot collector keeps (ZGC and Shenandoah post no JVMTI GC events).
  */
 final class LiveTracker {
     /**
@@ -19,7 +19,15 @@ final class LiveTracker {
      * JDK 11-19 G1's concurrent pauses (their times are known only to within two readings).
      */
     static final long IDLE_CLEAN_MILLIS = 1000;
+    /**
+     * How often the JVMTI GarbageCollectionFinish count is looked at (a read of a native counter): a
+     * young collection's dead entries go within this, before the next samples have to thin the table
+     * around them. G1, Parallel and Serial post the event for every pause, young ones included, which
+     * their beans are no longer asked to notify ({@link PlatformGcBeans}).
+     */
+    static final long GC_CHECK_MILLIS = 10;
 
+    private final long idleCleanNanos;
     private final Sampler agent;
     private final GcBeans beans;
     private final Semaphore collections = new Semaphore(0);
@@ -29,6 +37,12 @@ final class LiveTracker {
     private volatile G1ConcurrentPauses g1Pauses;  // JDK 11-19's G1 only
 
     LiveTracker(Sampler agent, GcBeans beans) {
+        this(agent, beans, IDLE_CLEAN_MILLIS);
+    }
+
+    /** {@code idleCleanMillis}: the cleaning without a collection; a test makes it long to see what collections wake. */
+    LiveTracker(Sampler agent, GcBeans beans, long idleCleanMillis) {
+        this.idleCleanNanos = TimeUnit.MILLISECONDS.toNanos(idleCleanMillis);
         this.agent = agent;
         this.beans = beans;
         this.markings = new MarkingClock(beans.originNanos(), beans.names());
@@ -45,7 +59,8 @@ final class LiveTracker {
         countG1Pauses();  // the first reading: pauses before it prove nothing of this clock's
         subscription = beans.subscribe(this::onCollection);
         agent.setGcCount(beans.collectionCount());
-        thread = new Thread(NativeAgent.heaptapThread(this::run), "heaptap-live");
+        long finishes = agent.gcFinishes();  // read here: a collection between now and the thread's start still counts
+        thread = new Thread(NativeAgent.heaptapThread(() -> run(finishes)), "heaptap-live");
         thread.setDaemon(true);
         thread.start();
     }
@@ -66,7 +81,7 @@ final class LiveTracker {
         }
     }
 
-    /** After each collection, on the JDK's notification thread (marked as heaptap's). */
+    /** After collections ({@link GcBeans#subscribe}), on a thread marked as heaptap's. */
     void onCollection(GcBeans.Collection collection) {
         agent.setGcCount(beans.collectionCount());
         markings.onCollection(collection.gcName(), collection.cause(), collection.id(), collection.startMillis(), collection.endMillis());
@@ -90,13 +105,21 @@ final class LiveTracker {
         }
     }
 
-    private void run() {
+    private void run(long finishesAtStart) {
+        long seenFinishes = finishesAtStart;
+        long cleanedNanos = System.nanoTime();
         try {
             while (!Thread.currentThread().isInterrupted()) {
-                collections.tryAcquire(IDLE_CLEAN_MILLIS, TimeUnit.MILLISECONDS);
-                collections.drainPermits();
-                agent.maintainLive();
-                countG1Pauses();  // at least once a second: a concurrent pause's lower bound is never older than that
+                boolean notified = collections.tryAcquire(GC_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+                long finishes = agent.gcFinishes();
+                if (notified || finishes != seenFinishes
+                        || System.nanoTime() - cleanedNanos >= idleCleanNanos) {
+                    collections.drainPermits();
+                    seenFinishes = finishes;
+                    agent.maintainLive();
+                    countG1Pauses();  // after every pause, and at least once a second: a concurrent pause's lower bound is never older
+                    cleanedNanos = System.nanoTime();
+                }
             }
         } catch (InterruptedException e) {
             // stop() asked us to end

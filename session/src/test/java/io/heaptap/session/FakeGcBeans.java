@@ -23,11 +23,16 @@ final class FakeGcBeans implements GcBeans {
     }
 
     /** A collection by {@code bean} that took {@code millis}: its counters move and subscribers hear of it. */
-    synchronized void collect(String bean, String cause, long millis, long heapBefore, long heapAfter) {
+    void collect(String bean, String cause, long millis, long heapBefore, long heapAfter) {
+        collectSeveral(bean, cause, 1, millis, heapBefore, heapAfter);
+    }
+
+    /** {@code n} collections of {@code millis} each, of which subscribers hear as one standing for all (a poll's read). */
+    synchronized void collectSeveral(String bean, String cause, int n, long millis, long heapBefore, long heapAfter) {
         long[] c = counters.get(bean);
-        c[0]++;
-        c[1] += millis;
-        Collection collection = new Collection(bean, cause, c[0], 1_000 * c[0], 1_000 * c[0] + millis, heapBefore, heapAfter);
+        c[0] += n;
+        c[1] += n * millis;
+        Collection collection = new Collection(bean, cause, c[0], 1_000 * c[0], 1_000 * c[0] + millis, heapBefore, heapAfter, n);
         for (Consumer<Collection> listener : listeners) {
             listener.accept(collection);
         }

@@ -35,6 +35,9 @@ final class FakeSampler implements Sampler {
     volatile int forcedGcs;
     volatile boolean forceGcRefused;
     volatile long gcCount = -1;
+    /** JVMTI GarbageCollectionFinish events the test posts, and the live table's cleanings asked for. */
+    final java.util.concurrent.atomic.AtomicLong gcFinishes = new java.util.concurrent.atomic.AtomicLong();
+    final java.util.concurrent.atomic.AtomicLong maintenances = new java.util.concurrent.atomic.AtomicLong();
     volatile Duration lastDuration;
     volatile long lastInterval;
     volatile int lastLiveBudget;
@@ -99,6 +102,7 @@ final class FakeSampler implements Sampler {
 
     @Override
     public void maintainLive() {
+        maintenances.incrementAndGet();
     }
 
     @Override
@@ -108,7 +112,7 @@ final class FakeSampler implements Sampler {
 
     @Override
     public long gcFinishes() {
-        return 0;
+        return gcFinishes.get();
     }
 
     @Override

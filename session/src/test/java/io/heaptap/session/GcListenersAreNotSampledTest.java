@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * heaptap's GC-notification listeners run on the JDK's notification thread, which is not
- * heaptap's: what they allocate must never be sampled as the application's. It was, now and then
+ * heaptap's: what they allocate must never be sampled as the application's (nor what the young
+ * collections' poll allocates, run here on this thread too). It was, now and then
  * (HttpIT at a 64 KiB interval): the mark was allocated before it took effect. Here the listeners
  * run on this unmarked thread with every allocation sampled, so a single allocation before the
  * mark is certain to show.
@@ -48,12 +49,23 @@ class GcListenersAreNotSampledTest {
         monitor.start();
         GcBeans.Subscription tracking = beans.subscribe(tracker::onCollection);
         Notification gc = realCollection();  // replayed below on this thread, decoded in full each time
+        List<PlatformGcBeans.Poll> polls = new ArrayList<>();
+        List<com.sun.management.GarbageCollectorMXBean> young = PlatformGcBeansTest.polledBeans();
+        try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
+            for (int i = 0; i < 1000; i++) {
+                polls.add(beans.new Poll(young));  // each one then finds a collection since it began
+            }
+        }
+        PlatformGcBeansTest.youngCollection(young);
         agent.start(SamplerSettings.withoutLargeStratum(1, Duration.ofMinutes(1), 64, 1024, 0));
         for (int i = 0; i < 4096; i++) {
             sink = new byte[1024];  // past the sample point the JVM drew at its default interval
         }
         for (int i = 0; i < 1000; i++) {
             beans.handleNotification(gc, null);
+        }
+        for (PlatformGcBeans.Poll poll : polls) {
+            poll.run();  // the young collections' path, read and decoded on this thread
         }
         sink = new long[4];  // the application's: sampled
         NativeSnapshot snapshot;
@@ -75,6 +87,7 @@ class GcListenersAreNotSampledTest {
         }
         assertTrue(heaptaps.isEmpty(), "heaptap's own allocations were sampled: " + heaptaps);
         assertTrue(tracker.markings().completed() >= 1000, "the replayed System.gc() reached the marking clock");
+        assertTrue(monitor.cost().heapAround().collections() >= 2000, "the replayed and the polled collections reached the GC cost");
     }
 
     /** A notification the JVM sent for a real collection (System.gc(): a whole-heap marking on every collector here). */

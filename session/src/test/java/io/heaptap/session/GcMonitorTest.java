@@ -49,6 +49,18 @@ class GcMonitorTest {
     }
 
     @Test
+    void aPolledReadWeighsAsTheCollectionsItStandsFor() {
+        FakeGcBeans beans = new FakeGcBeans("ZGC Minor Cycles", "ZGC Major Cycles");
+        GcMonitor monitor = monitor(beans);
+        monitor.start();
+        beans.collectSeveral("ZGC Minor Cycles", "", 3, 10, 600, 100);  // one read, three cycles
+        beans.collect("ZGC Major Cycles", "Allocation Rate", 10, 200, 300);  // notified
+        monitor.stop();
+        // Counted once each, the rarer major cycles would weigh as much as all the minor ones the read stands for.
+        assertEquals(new HeapAroundGc(4, 500, 150, 300), monitor.cost().heapAround());
+    }
+
+    @Test
     void unreadableBeansGiveAnUnknownCostNotAFailure() {
         FakeGcBeans beans = new FakeGcBeans("PS Scavenge", "PS MarkSweep");
         beans.broken = new IllegalStateException("no beans here");

@@ -1,6 +1,9 @@
 package io.heaptap.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +31,27 @@ class LiveTrackerTest {
         assertEquals(0, beans.subscribers(), "stop ends the subscription");
         beans.collect("PS MarkSweep", "System.gc()", 20, 0, 0);
         assertEquals(4, sampler.gcCount, "nothing heard after stop");
+    }
+
+    @Test
+    void aCollectionSeenOnlyAsAJvmtiEventCleansTheLiveTableAtOnce() throws Exception {
+        FakeSampler sampler = new FakeSampler();
+        FakeGcBeans beans = new FakeGcBeans("G1 Young Generation", "G1 Old Generation");
+        LiveTracker tracker = new LiveTracker(sampler, beans, TimeUnit.DAYS.toMillis(1));  // no cleaning but after collections
+        tracker.start();
+        try {
+            for (int gc = 0; gc < 3; gc++) {
+                long before = sampler.maintenances.get();
+                sampler.gcFinishes.incrementAndGet();  // a young pause: no bean notifies it
+                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+                while (sampler.maintenances.get() == before) {
+                    assertTrue(System.nanoTime() < deadline, "the JVMTI event alone woke no cleaning");
+                    Thread.onSpinWait();
+                }
+            }
+        } finally {
+            tracker.stop();
+        }
     }
 
     @Test

@@ -1,0 +1,81 @@
+package io.heaptap.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.heaptap.profile.CollectorCost;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The JVM is asked to notify only the collections that can prove liveness; the others, young ones
+ * nearly all, still reach every subscriber, read by heaptap's poll, with the heap around them.
+ */
+class PlatformGcBeansTest {
+    static volatile Object sink;
+
+    @Test
+    void onlyTheBeansThatCanProveLivenessAreNotified() {
+        for (String bean : List.of("G1 Old Generation", "G1 Concurrent GC", "PS MarkSweep", "MarkSweepCompact", "ZGC Cycles",
+                "ZGC Major Cycles", "Shenandoah Cycles")) {
+            assertTrue(PlatformGcBeans.notified(bean), bean);
+        }
+        for (String bean : List.of("G1 Young Generation", "PS Scavenge", "Copy", "ZGC Minor Cycles", "ZGC Pauses",
+                "Shenandoah Pauses")) {
+            assertFalse(PlatformGcBeans.notified(bean), bean);
+        }
+    }
+
+    @Test
+    void aYoungCollectionReachesTheSubscriberByThePollWithTheHeapAroundIt() throws Exception {
+        List<com.sun.management.GarbageCollectorMXBean> young = polledBeans();
+        CompletableFuture<GcBeans.Collection> seen = new CompletableFuture<>();
+        PlatformGcBeans beans = new PlatformGcBeans();
+        try (GcBeans.Subscription subscription = beans.subscribe(c -> {
+            if (!PlatformGcBeans.notified(c.gcName())) {
+                seen.complete(c);
+            }
+        })) {
+            youngCollection(young);
+            GcBeans.Collection collection = seen.get(1, TimeUnit.MINUTES);
+            assertTrue(young.stream().anyMatch(b -> b.getName().equals(collection.gcName())), collection.toString());
+            assertEquals("", collection.cause(), "the poll cannot know the cause");
+            assertTrue(collection.heapUsedBefore() > collection.heapUsedAfter(), "a young collection frees its garbage: " + collection);
+            assertTrue(collection.id() > 0 && collection.endMillis() >= collection.startMillis() && collection.stands() >= 1,
+                    collection.toString());
+        }
+    }
+
+    /** The beans of this JVM's collector that {@link PlatformGcBeans} polls. */
+    static List<com.sun.management.GarbageCollectorMXBean> polledBeans() {
+        List<com.sun.management.GarbageCollectorMXBean> polled = ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .filter(b -> !PlatformGcBeans.notified(b.getName()) && CollectorCost.Kind.ofBean(b.getName()).countsCollections())
+                .map(b -> (com.sun.management.GarbageCollectorMXBean) b).toList();
+        assertFalse(polled.isEmpty(), "the test JVM's collector has young collections");
+        return polled;
+    }
+
+    /** Allocates garbage until one of these beans counts a collection more. */
+    static void youngCollection(List<? extends GarbageCollectorMXBean> beans) {
+        long before = count(beans);
+        for (int i = 0; i < 1_000_000; i++) {
+            sink = new byte[64 * 1024];
+            if (count(beans) != before) {
+                return;
+            }
+        }
+        fail("64 GiB allocated and no young collection");
+    }
+
+    private static long count(List<? extends GarbageCollectorMXBean> beans) {
+        return beans.stream().mapToLong(GarbageCollectorMXBean::getCollectionCount).sum();
+    }
+}
