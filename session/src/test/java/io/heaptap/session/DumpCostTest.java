@@ -33,11 +33,14 @@ class DumpCostTest {
         NativeAgent agent = NativeAgent.get();
         for (int levels : new int[] {6, 12}) {
             agent.start(SamplerSettings.withoutLargeStratum(1024, Duration.ofMinutes(1), 64, 65_536, 8192));
-            for (int round = 0; round < 4; round++) {
-                CallPaths.everyPath(levels, 8, 64);
-            }
+            onAFreshThread(() -> {
+                for (int round = 0; round < 4; round++) {
+                    CallPaths.everyPath(levels, 8, 64);
+                }
+            });
             agent.stop();
             TableSizes sizes = agent.tableSizes();
+            assertTrue(sizes.sites() > 0, "the workload was sampled: " + sizes);
             long before = usedAfterGc();
             AllocationProfile profile = new DumpHeader(new TargetInfo(1, "17", "vm", "main"), Instant.now(), 1, List.of(), null,
                     LiveProof.NONE).profile(agent.snapshot(LiveFilter.NONE, LiveProof.NONE));
@@ -60,9 +63,11 @@ class DumpCostTest {
     void aTypicalProfileFitsTheBudgetOfA256MiBHeap() throws Exception {
         NativeAgent agent = NativeAgent.get();
         agent.start(SamplerSettings.withoutLargeStratum(16 * 1024, Duration.ofMinutes(1), 64, 65_536, 65_536));
-        for (int round = 0; round < 64; round++) {
-            CallPaths.everyPath(8, 8, 64);
-        }
+        onAFreshThread(() -> {
+            for (int round = 0; round < 64; round++) {
+                CallPaths.everyPath(8, 8, 64);
+            }
+        });
         agent.stop();
         TableSizes sizes = agent.tableSizes();
         agent.clear();
@@ -70,6 +75,19 @@ class DumpCostTest {
             assertTrue(DumpCost.decodeAndEncode(sizes, format) < HeapBudget.bytesFor(256L << 20),
                     format + ": " + DumpCost.decodeAndEncode(sizes, format) + " for " + sizes);
         }
+    }
+
+    /**
+     * Runs the workload on a new thread. This thread's current TLAB may predate sampling: the JVM puts a
+     * sample point into a TLAB when it hands one out, so a workload smaller than what is left of it (here
+     * 160 KiB, and the main thread's TLAB grows to megabytes after the tests that allocate a lot) was
+     * not sampled at all, and the estimates were checked against nothing (seen once in a fresh-clone run).
+     * A new thread's first TLAB comes with sampling on.
+     */
+    static void onAFreshThread(Runnable workload) throws InterruptedException {
+        Thread thread = new Thread(workload, "dump-cost-workload");
+        thread.start();
+        thread.join();
     }
 
     static long usedAfterGc() {

@@ -58,8 +58,10 @@ class GcListenersAreNotSampledTest {
         }
         PlatformGcBeansTest.youngCollection(young);
         agent.start(SamplerSettings.withoutLargeStratum(1, Duration.ofMinutes(1), 64, 1024, 0));
-        for (int i = 0; i < 4096; i++) {
-            sink = new byte[1024];  // past the sample point the JVM drew at its default interval
+        for (int i = 0; i < 32 * 1024; i++) {
+            // Past the sample point the JVM drew at its default interval, and past this thread's TLAB, which
+            // predates sampling and holds no sample point (G1 hands out TLABs of up to half a region).
+            sink = new byte[1024];
         }
         for (int i = 0; i < 1000; i++) {
             beans.handleNotification(gc, null);
