@@ -8,10 +8,11 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Keeps the live table clean, its GC clock right, and the {@link MarkingClock} fed. GC callbacks may not use JNI, so weak
- * references of collected objects are deleted here, on the daemon thread {@code heaptap-live},
- * right after collections (within {@link #GC_CHECK_MILLIS} of a JVMTI GarbageCollectionFinish). The GC count comes from the GC MXBeans ({@link GcBeans#subscribe}), which
- * every HotSpot collector keeps (ZGC and Shenandoah post no JVMTI GC events).
+ * Keeps the live table clean, its GC clock right, and the {@link MarkingClock} fed. GC callbacks may
+ * not use JNI, so weak references of collected objects are deleted here, on the daemon thread
+ * {@code heaptap-live}, right after collections: within {@link #GC_CHECK_MILLIS} of a JVMTI
+ * GarbageCollectionFinish, or on a GC bean's report ({@link GcBeans#subscribe}). The GC count comes
+ * from the GC beans, which every HotSpot collector keeps (ZGC and Shenandoah post no JVMTI GC events).
  */
 final class LiveTracker {
     /**
