@@ -97,9 +97,8 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
                                 emitter.addNotificationListener(this, null, null);
                                 emitters.add(emitter);
                             }
-                        } else if (CollectorCost.Kind.ofBean(gc.getName()).countsCollections()
-                                && gc instanceof com.sun.management.GarbageCollectorMXBean readable) {
-                            polled.add(readable);  // pauses within cycles are left out: nobody needs them
+                        } else if (polled(gc.getName()) && gc instanceof com.sun.management.GarbageCollectorMXBean readable) {
+                            polled.add(readable);
                         }
                     }
                     if (!polled.isEmpty()) {
@@ -127,6 +126,11 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
     /** Whether the JVM is asked to notify this bean's collections: those that can prove liveness. */
     static boolean notified(String beanName) {
         return MarkingClock.Kind.ofBean(beanName) != MarkingClock.Kind.NONE;
+    }
+
+    /** Whether this bean's collections are read by the poll: the others that count collections (pauses within cycles: nobody needs them). */
+    static boolean polled(String beanName) {
+        return !notified(beanName) && CollectorCost.Kind.ofBean(beanName).countsCollections();
     }
 
     private static Thread pollThread(Runnable poll) {
@@ -215,7 +219,11 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
         if (info == null) {
             return null;
         }
-        return new Collection(bean.getName(), "", info.getId(), info.getStartTime(), info.getEndTime(),
+        return collection(bean.getName(), "", info, stands);
+    }
+
+    private static Collection collection(String gcName, String cause, GcInfo info, long stands) {
+        return new Collection(gcName, cause, info.getId(), info.getStartTime(), info.getEndTime(),
                 heapUsed(info.getMemoryUsageBeforeGc()), heapUsed(info.getMemoryUsageAfterGc()), stands);
     }
 
@@ -227,9 +235,7 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
         }
         try {
             GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(data);
-            return new Collection(info.getGcName(), info.getGcCause(), info.getGcInfo().getId(), info.getGcInfo().getStartTime(),
-                    info.getGcInfo().getEndTime(), heapUsed(info.getGcInfo().getMemoryUsageBeforeGc()),
-                    heapUsed(info.getGcInfo().getMemoryUsageAfterGc()), 1);
+            return collection(info.getGcName(), info.getGcCause(), info.getGcInfo(), 1);
         } catch (RuntimeException e) {
             return null;  // a notification heaptap cannot read proves nothing and costs one data point
         }

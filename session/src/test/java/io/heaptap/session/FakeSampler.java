@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A sampler without a native library, for the session's unit tests: it records what the Controller
@@ -36,8 +37,8 @@ final class FakeSampler implements Sampler {
     volatile boolean forceGcRefused;
     volatile long gcCount = -1;
     /** JVMTI GarbageCollectionFinish events the test posts, and the live table's cleanings asked for. */
-    final java.util.concurrent.atomic.AtomicLong gcFinishes = new java.util.concurrent.atomic.AtomicLong();
-    final java.util.concurrent.atomic.AtomicLong maintenances = new java.util.concurrent.atomic.AtomicLong();
+    final AtomicLong gcFinishes = new AtomicLong();
+    final AtomicLong maintenances = new AtomicLong();
     volatile Duration lastDuration;
     volatile long lastInterval;
     volatile int lastLiveBudget;

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.heaptap.profile.CollectorCost;
-
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
@@ -23,15 +21,19 @@ class PlatformGcBeansTest {
     static volatile Object sink;
 
     @Test
-    void onlyTheBeansThatCanProveLivenessAreNotified() {
+    void onlyTheBeansThatCanProveLivenessAreNotifiedAndTheOtherCollectionsArePolled() {
         for (String bean : List.of("G1 Old Generation", "G1 Concurrent GC", "PS MarkSweep", "MarkSweepCompact", "ZGC Cycles",
                 "ZGC Major Cycles", "Shenandoah Cycles")) {
             assertTrue(PlatformGcBeans.notified(bean), bean);
         }
-        for (String bean : List.of("G1 Young Generation", "PS Scavenge", "Copy", "ZGC Minor Cycles", "ZGC Pauses",
-                "Shenandoah Pauses")) {
+        for (String bean : List.of("G1 Young Generation", "PS Scavenge", "Copy", "ZGC Minor Cycles")) {
             assertFalse(PlatformGcBeans.notified(bean), bean);
+            assertTrue(PlatformGcBeans.polled(bean), bean);
         }
+        for (String bean : List.of("ZGC Pauses", "Shenandoah Pauses", "G1 Old Generation", "ZGC Cycles")) {
+            assertFalse(PlatformGcBeans.polled(bean), bean + ": pauses within cycles are needed by nobody, whole-heap ones are notified");
+        }
+        assertFalse(PlatformGcBeans.notified("ZGC Pauses") || PlatformGcBeans.notified("Shenandoah Pauses"));
     }
 
     @Test
@@ -57,7 +59,7 @@ class PlatformGcBeansTest {
     /** The beans of this JVM's collector that {@link PlatformGcBeans} polls. */
     static List<com.sun.management.GarbageCollectorMXBean> polledBeans() {
         List<com.sun.management.GarbageCollectorMXBean> polled = ManagementFactory.getGarbageCollectorMXBeans().stream()
-                .filter(b -> !PlatformGcBeans.notified(b.getName()) && CollectorCost.Kind.ofBean(b.getName()).countsCollections())
+                .filter(b -> PlatformGcBeans.polled(b.getName()))
                 .map(b -> (com.sun.management.GarbageCollectorMXBean) b).toList();
         assertFalse(polled.isEmpty(), "the test JVM's collector has young collections");
         return polled;
