@@ -51,6 +51,7 @@ class DeltaBaselineTest {
     @AfterEach
     void stop() {
         controller.stopContinuous();
+        controller.reset();  // stops the live tracker's thread and its GC poll, which would go on allocating in later tests
     }
 
     @Test

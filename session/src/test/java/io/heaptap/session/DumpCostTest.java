@@ -1,6 +1,9 @@
 package io.heaptap.session;
 
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.management.GcInfo;
 
 import io.heaptap.nativeagent.LiveProof;
 import io.heaptap.nativeagent.NativeAgent;
@@ -13,6 +16,10 @@ import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.format.ProfileWriter;
 import io.heaptap.testing.CallPaths;
 
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -41,9 +48,10 @@ class DumpCostTest {
             agent.stop();
             TableSizes sizes = agent.tableSizes();
             assertTrue(sizes.sites() > 0, "the workload was sampled: " + sizes);
+            decode(agent);  // once before measuring: what a first decode leaves for good (classes' statics) is not the profile's
+            usedAfterGc();  // and the first reading's own management objects
             long before = usedAfterGc();
-            AllocationProfile profile = new DumpHeader(new TargetInfo(1, "17", "vm", "main"), Instant.now(), 1, List.of(), null,
-                    LiveProof.NONE).profile(agent.snapshot(LiveFilter.NONE, LiveProof.NONE));
+            AllocationProfile profile = decode(agent);
             long decoded = usedAfterGc() - before;
             assertTrue(DumpCost.decode(sizes) >= decoded, levels + " levels: decode estimate " + DumpCost.decode(sizes)
                     + " < " + decoded + " held, " + sizes);
@@ -77,6 +85,11 @@ class DumpCostTest {
         }
     }
 
+    private static AllocationProfile decode(NativeAgent agent) throws IOException {
+        return new DumpHeader(new TargetInfo(1, "17", "vm", "main"), Instant.now(), 1, List.of(), null, LiveProof.NONE)
+                .profile(agent.snapshot(LiveFilter.NONE, LiveProof.NONE));
+    }
+
     /**
      * Runs the workload on a new thread. This thread's current TLAB may predate sampling: the JVM puts a
      * sample point into a TLAB when it hands one out, so a workload smaller than what is left of it (here
@@ -90,11 +103,24 @@ class DumpCostTest {
         thread.join();
     }
 
+    /**
+     * The heap in use as the last of three full collections left it, read from that collection's own
+     * report. Not {@code Runtime}'s figure afterwards: by then other threads (surefire's, or
+     * the GC poll of a session another test left running) may have taken new TLABs, each counted in
+     * full as used, which made the measured decode swing by half a megabyte either way.
+     */
     static long usedAfterGc() {
         for (int i = 0; i < 3; i++) {
             System.gc();
         }
-        Runtime r = Runtime.getRuntime();
-        return r.totalMemory() - r.freeMemory();
+        GcInfo last = null;
+        for (GarbageCollectorMXBean bean : ManagementFactory.getGarbageCollectorMXBeans()) {
+            GcInfo info = bean instanceof com.sun.management.GarbageCollectorMXBean sun ? sun.getLastGcInfo() : null;
+            if (info != null && (last == null || info.getEndTime() > last.getEndTime())) {
+                last = info;
+            }
+        }
+        assertNotNull(last, "a collection's report");
+        return last.getMemoryUsageAfterGc().values().stream().mapToLong(MemoryUsage::getUsed).sum();
     }
 }
