@@ -74,6 +74,7 @@ public final class AgentEntry {
 
     private static synchronized void start(AgentArguments arguments) throws Exception {
         ensureController();
+        ensureEndpoints();
         try {
             register();
         } finally {
@@ -88,6 +89,16 @@ public final class AgentEntry {
     private static void ensureController() {
         if (controller == null) {
             controller = new Controller();
+        }
+    }
+
+    /**
+     * The MXBean's notifications and the HTTP endpoint, made once a controller exists. Not made
+     * before a CLI's capture starts: the logger and JMX classes they load took 20-30 ms of a busy
+     * target, while the CLI waited (the capture registers them right after, {@link #afterCapture}).
+     */
+    private static void ensureEndpoints() {
+        if (notifications == null) {
             notifications = new HeaptapNotifications();
             http = new HttpEndpoint(controller, Version.current(), MBeanRegistration.objectName());
         }
@@ -98,6 +109,7 @@ public final class AgentEntry {
      * registered, and building their text (formatters, locale data) would delay a capture's start.
      */
     private static synchronized void register() throws Exception {
+        ensureEndpoints();
         if (!listening) {
             controller.addListener(notifications);
             listening = true;

@@ -30,10 +30,14 @@ final class RawDumps {
         }
     }
 
-    private final SecureRandom random = new SecureRandom();
+    /** Made at the first raw dump: making it (the security providers, the seed) took 13-50 ms of a busy target's first capture start, while the CLI waited. */
+    private SecureRandom random;
     private final Map<String, Open> open = new HashMap<>();
 
     synchronized String open(byte[] prefix, RawSnapshot snapshot) {
+        if (random == null) {
+            random = new SecureRandom();
+        }
         byte[] id = new byte[12];
         random.nextBytes(id);
         String name = HexFormat.of().formatHex(id);
