@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 final class AttachPhasesBench {
     private static final Pattern PHASE = Pattern.compile("^heaptap: phase +([0-9.]+) ms  (.+)$", Pattern.MULTILINE);
     private static final String TO_FIRST_SAMPLE = "attach to first sample (attach handshake ... first sample)";
+    private static final String PLAIN_WALL = "**wall time of `heaptap start` without --verbose** (another fresh target)";
 
     private final Path classes;
     private final Commands commands;
@@ -33,13 +34,21 @@ final class AttachPhasesBench {
             String name = target == IdleTarget.class ? "idle" : "busy (2 threads allocating flat out)";
             Map<String, List<Double>> phases = byTarget.computeIfAbsent(name, k -> new LinkedHashMap<>());
             for (int i = 0; i < reps; i++) {
-                try (BenchTarget t = new BenchTarget(jdk, classes, target, List.of())) {
-                    t.window(1000);  // warmed up, and past its start-up's own class loading
-                    load.computeIfAbsent(name, k -> new ArrayList<>()).add(MachineLoad.now());
-                    long t0 = System.nanoTime();
-                    String out = commands.heaptapOutput("start", Long.toString(t.pid()), "--duration", "5s", "--verbose");
-                    double wall = (System.nanoTime() - t0) / 1e6;
-                    record(phases, out, wall);
+                for (boolean verbose : new boolean[] {true, false}) {
+                    try (BenchTarget t = new BenchTarget(jdk, classes, target, List.of())) {
+                        t.window(1000);  // warmed up, and past its start-up's own class loading
+                        load.computeIfAbsent(name, k -> new ArrayList<>()).add(MachineLoad.now());
+                        long t0 = System.nanoTime();
+                        String out = verbose ? commands.heaptapOutput("start", Long.toString(t.pid()), "--duration", "5s", "--verbose")
+                                : commands.heaptapOutput("start", Long.toString(t.pid()), "--duration", "5s");
+                        double wall = (System.nanoTime() - t0) / 1e6;
+                        if (verbose) {
+                            record(phases, out, wall);
+                        } else {
+                            // What the goal names: start without --verbose, which does not wait for the first sample.
+                            phases.computeIfAbsent(PLAIN_WALL, k -> new ArrayList<>()).add(wall);
+                        }
+                    }
                 }
             }
         }
@@ -88,7 +97,7 @@ final class AttachPhasesBench {
         if (first) {
             phases.computeIfAbsent(TO_FIRST_SAMPLE, k -> new ArrayList<>()).add(toFirst);
         }
-        phases.computeIfAbsent("**wall time of the command**", k -> new ArrayList<>()).add(wall);
+        phases.computeIfAbsent("**wall time of the command** (with --verbose)", k -> new ArrayList<>()).add(wall);
     }
 
 }
