@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * A real target JVM started by a test: a workload class from the test classes, on a chosen JDK.
@@ -106,20 +107,28 @@ public final class TargetJvm implements AutoCloseable {
 
     /** Waits for the next stdout line that starts with prefix; fails the test on timeout or exit. */
     public String awaitLine(String prefix, Duration timeout) {
+        return awaitLine(line -> line.startsWith(prefix), "'" + prefix + "'", timeout);
+    }
+
+    /** Waits for the next stdout line that holds text anywhere (a line of the JVM's own log, say). */
+    public String awaitLineContaining(String text, Duration timeout) {
+        return awaitLine(line -> line.contains(text), "a line with '" + text + "'", timeout);
+    }
+
+    private String awaitLine(Predicate<String> wanted, String what, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
             while (true) {
                 long left = deadline - System.nanoTime();
                 String line = lines.poll(Math.max(0, Math.min(left, TimeUnit.MILLISECONDS.toNanos(500))), TimeUnit.NANOSECONDS);
-                if (line != null && line.startsWith(prefix)) {
+                if (line != null && wanted.test(line)) {
                     return line;
                 }
                 if (line == null && !process.isAlive() && lines.isEmpty()) {
-                    throw new AssertionError("target exited (" + process.exitValue() + ") before printing '" + prefix
-                            + "'; stderr:\n" + stderr);
+                    throw new AssertionError("target exited (" + process.exitValue() + ") before printing " + what + "; stderr:\n" + stderr);
                 }
                 if (left <= 0) {
-                    throw new AssertionError("target did not print '" + prefix + "' within " + timeout + "; stderr:\n" + stderr);
+                    throw new AssertionError("target did not print " + what + " within " + timeout + "; stderr:\n" + stderr);
                 }
             }
         } catch (InterruptedException e) {
