@@ -39,8 +39,11 @@ final class AttachPhasesBench {
                         t.window(1000);  // warmed up, and past its start-up's own class loading
                         load.computeIfAbsent(name, k -> new ArrayList<>()).add(MachineLoad.now());
                         long t0 = System.nanoTime();
-                        String out = verbose ? commands.heaptapOutput("start", Long.toString(t.pid()), "--duration", "5s", "--verbose")
-                                : commands.heaptapOutput("start", Long.toString(t.pid()), "--duration", "5s");
+                        List<String> start = new ArrayList<>(List.of("start", Long.toString(t.pid()), "--duration", "5s"));
+                        if (verbose) {
+                            start.add("--verbose");
+                        }
+                        String out = commands.heaptapOutput(start.toArray(String[]::new));
                         double wall = (System.nanoTime() - t0) / 1e6;
                         if (verbose) {
                             record(phases, out, wall);
