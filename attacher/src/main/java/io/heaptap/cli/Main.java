@@ -6,10 +6,7 @@ import io.heaptap.exit.HeaptapException;
 import io.heaptap.profile.format.TerminalText;
 import io.heaptap.session.Version;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.function.Supplier;
+import java.util.List;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,31 +24,37 @@ import picocli.CommandLine.Spec;
                 "6:the target JVM exited", "130:interrupted (Ctrl-C); what was collected is still written"})
 public final class Main implements Runnable {
     /**
-     * The subcommands by name (each class's {@code @Command} name; MainTest checks they agree), in
+     * The subcommands' names (each class's {@code @Command} name; MainTest checks they agree), in
      * help order. picocli builds a command's model by reflection over its options and mixins when it
      * is added; building all twelve took 0.25-0.6 s of every run, so a run that names its
      * subcommand builds that one alone.
      */
-    static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+    static final List<String> SUBCOMMANDS = List.of("list", "capture", "leaks", "paths", "start", "stop", "status",
+            "dump", "reset", "serve", "demo", "__demo-target");
 
     @Spec
     CommandSpec spec;
 
-    private static Map<String, Supplier<Object>> subcommands() {
-        Map<String, Supplier<Object>> m = new LinkedHashMap<>();
-        m.put("list", ListCommand::new);
-        m.put("capture", CaptureCommand::new);
-        m.put("leaks", LeaksCommand::new);
-        m.put("paths", PathsCommand::new);
-        m.put("start", StartCommand::new);
-        m.put("stop", StopCommand::new);
-        m.put("status", StatusCommand::new);
-        m.put("dump", DumpCommand::new);
-        m.put("reset", ResetCommand::new);
-        m.put("serve", ServeCommand::new);
-        m.put("demo", DemoCommand::new);
-        m.put("__demo-target", DemoTarget::new);
-        return Collections.unmodifiableMap(m);
+    /**
+     * A new subcommand object by name, or null. A switch, not a map of constructor references: each
+     * reference is a class the JVM spins at first use, and twelve of them cost every run ~30 ms of CPU.
+     */
+    static Object subcommand(String name) {
+        return switch (name) {
+            case "list" -> new ListCommand();
+            case "capture" -> new CaptureCommand();
+            case "leaks" -> new LeaksCommand();
+            case "paths" -> new PathsCommand();
+            case "start" -> new StartCommand();
+            case "stop" -> new StopCommand();
+            case "status" -> new StatusCommand();
+            case "dump" -> new DumpCommand();
+            case "reset" -> new ResetCommand();
+            case "serve" -> new ServeCommand();
+            case "demo" -> new DemoCommand();
+            case "__demo-target" -> new DemoTarget();
+            default -> null;
+        };
     }
 
     public static void main(String[] args) {
@@ -66,16 +69,20 @@ public final class Main implements Runnable {
     public static int run(String[] args) {
         CommandLine cli = new CommandLine(new Main());
         // Subcommands first: the converters and handlers below reach the subcommands added before them.
-        Supplier<Object> named = args.length == 0 ? null : SUBCOMMANDS.get(args[0]);
+        Object named = args.length == 0 ? null : subcommand(args[0]);
         if (named != null) {
-            cli.addSubcommand(named.get());
+            cli.addSubcommand(named);
         } else if (!(args.length == 1 && (args[0].equals("--version") || args[0].equals("-V")))) {
             // help, a typo or an option first: every subcommand, so usage and suggestions are complete
-            SUBCOMMANDS.values().forEach(command -> cli.addSubcommand(command.get()));
+            for (String name : SUBCOMMANDS) {
+                cli.addSubcommand(subcommand(name));
+            }
         }
         // Numbers in ASCII digits only: Java's parsers also take other scripts' digits ("\u0663" as 3).
-        cli.registerConverter(Integer.class, Main::asciiInt).registerConverter(Integer.TYPE, Main::asciiInt)
-                .registerConverter(Long.class, Main::asciiLong).registerConverter(Long.TYPE, Main::asciiLong);
+        CommandLine.ITypeConverter<Integer> ints = Main::asciiInt;
+        CommandLine.ITypeConverter<Long> longs = Main::asciiLong;
+        cli.registerConverter(Integer.class, ints).registerConverter(Integer.TYPE, ints)
+                .registerConverter(Long.class, longs).registerConverter(Long.TYPE, longs);
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof HeaptapException h) {
                 cmd.getErr().println("heaptap: " + TerminalText.escape(h.getMessage()));

@@ -1,12 +1,12 @@
 package io.heaptap.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -16,9 +16,10 @@ class MainTest {
 
     @Test
     void eachSubcommandIsListedUnderItsOwnName() {
-        for (Map.Entry<String, java.util.function.Supplier<Object>> e : Main.SUBCOMMANDS.entrySet()) {
-            assertEquals(e.getKey(), e.getValue().get().getClass().getAnnotation(Command.class).name());
+        for (String name : Main.SUBCOMMANDS) {
+            assertEquals(name, Main.subcommand(name).getClass().getAnnotation(Command.class).name());
         }
+        assertNull(Main.subcommand("no-such-command"));
     }
 
     @Test
@@ -32,7 +33,7 @@ class MainTest {
             System.setOut(was);
         }
         String help = out.toString(StandardCharsets.UTF_8);
-        for (String name : Main.SUBCOMMANDS.keySet()) {
+        for (String name : Main.SUBCOMMANDS) {
             assertTrue(name.startsWith("__") || help.contains("  " + name + " "), name + " missing from\n" + help);
         }
     }

@@ -2,6 +2,7 @@ package io.heaptap.nativeagent;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -11,9 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Set;
 
@@ -27,12 +26,14 @@ import java.util.Set;
  * four concurrent attaches map four copies, each with its own sampler.)
  *
  * <p>Nobody else may swap the file: the folders and the file must belong to the user running
- * heaptap and be writable by nobody else, and the file's content is checked before each use. If
+ * heaptap and be writable by nobody else, and the file's bytes are compared with the jar's before
+ * each use. (The SHA-256 that names the folder is computed by the build, not by each CLI.) If
  * another user owns that folder (squatting on the name), heaptap does not use it: it falls back to a
  * private one-off copy, deleted right after the load (Linux keeps a loaded file mapped).
  */
 public final class NativeLibrary {
     public static final String FILE_NAME = "libheaptap.so";
+    static final String HASH_FILE_NAME = FILE_NAME + ".sha256";
     private static final Set<PosixFilePermission> WRITABLE_BY_OTHERS =
             Set.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
 
@@ -73,14 +74,14 @@ public final class NativeLibrary {
 
     /** Puts the library for this platform under {@code parent} (a temp folder) and says where. */
     public static Extracted extract(Path parent) throws NativeAgentException {
-        byte[] bytes = resourceBytes();
-        String hash = sha256(bytes);
+        byte[] bytes = resourceBytes(FILE_NAME);
+        String hash = buildHash();
         try {
             Path base = trustedFolder(parent.resolve("heaptap-native-" + System.getProperty("user.name", "user")));
             Path dir = base == null ? null : trustedFolder(base.resolve(hash.substring(0, 32)));
             if (dir != null) {
                 Path lib = dir.resolve(FILE_NAME);
-                if (!trustedCopy(lib, hash)) {
+                if (!trustedCopy(lib, bytes)) {
                     Path tmp = Files.createTempFile(dir, ".libheaptap-", ".tmp");
                     try {
                         Files.write(tmp, bytes);
@@ -90,7 +91,7 @@ public final class NativeLibrary {
                         Files.deleteIfExists(tmp);
                     }
                 }
-                if (trustedCopy(lib, hash)) {
+                if (trustedCopy(lib, bytes)) {
                     return new Extracted(lib, false);
                 }
             }
@@ -114,18 +115,29 @@ public final class NativeLibrary {
         }
     }
 
-    private static byte[] resourceBytes() throws NativeAgentException {
-        String resource = platform() + "/" + FILE_NAME;
+    private static byte[] resourceBytes(String name) throws NativeAgentException {
+        String resource = platform() + "/" + name;
         try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new NativeAgentException(NativeAgentException.Reason.UNAVAILABLE,
-                        "heaptap has no native agent for " + platform() + " (built for linux-x86_64)");
+                throw new NativeAgentException(NativeAgentException.Reason.UNAVAILABLE, name.equals(FILE_NAME)
+                        ? "heaptap has no native agent for " + platform() + " (built for linux-x86_64)"
+                        : "heaptap.jar has no " + resource + " (a broken build?)");
             }
             return in.readAllBytes();
         } catch (IOException e) {
             throw new NativeAgentException(NativeAgentException.Reason.UNAVAILABLE,
                     "cannot read heaptap's native agent from heaptap.jar: " + e.getMessage());
         }
+    }
+
+    /** The library's SHA-256 as the build wrote it next to the library (64 lower-case hex digits). */
+    static String buildHash() throws NativeAgentException {
+        String hash = new String(resourceBytes(HASH_FILE_NAME), StandardCharsets.US_ASCII).strip();
+        if (!hash.matches("[0-9a-f]{64}")) {
+            throw new NativeAgentException(NativeAgentException.Reason.UNAVAILABLE,
+                    "heaptap.jar's " + HASH_FILE_NAME + " is not a SHA-256 (a broken build?)");
+        }
+        return hash;
     }
 
     /** The folder, created if missing (rwxr-xr-x), or null if it is not a folder only this user can change. */
@@ -145,14 +157,14 @@ public final class NativeLibrary {
     }
 
     /** Whether lib is this build's library, a plain file of this user that nobody else can change. */
-    private static boolean trustedCopy(Path lib, String hash) throws IOException {
+    private static boolean trustedCopy(Path lib, byte[] bytes) throws IOException {
         if (!Files.exists(lib, LinkOption.NOFOLLOW_LINKS)) {
             return false;
         }
         PosixFileAttributes a = Files.readAttributes(lib, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         return a.isRegularFile() && a.owner().getName().equals(System.getProperty("user.name"))
                 && a.permissions().stream().noneMatch(WRITABLE_BY_OTHERS::contains)
-                && sha256(Files.readAllBytes(lib)).equals(hash);
+                && a.size() == bytes.length && Arrays.equals(Files.readAllBytes(lib), bytes);
     }
 
     private static void moveOver(Path from, Path to) throws IOException {
@@ -171,13 +183,5 @@ public final class NativeLibrary {
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.setPosixFilePermissions(lib, PosixFilePermissions.fromString("r-xr-xr-x"));
         return new Extracted(lib, true);
-    }
-
-    private static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("this JDK has no SHA-256", e);
-        }
     }
 }
