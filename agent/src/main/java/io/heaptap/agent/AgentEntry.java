@@ -129,7 +129,7 @@ public final class AgentEntry {
         try {
             request = CaptureRequest.decode(decoded);
             ensureController();
-            Instant startedAt = controller.start(request.options(), request.client()).startedAt();
+            Instant startedAt = controller.start(request.options(), request.client());
             answer = AgentReply.started(System.nanoTime(), startedAt);
         } catch (IllegalArgumentException e) {
             answer = AgentReply.failed(AgentReply.Outcome.BAD_OPTIONS, e.getMessage());

@@ -18,15 +18,14 @@ import java.lang.management.ManagementFactory;
 record LargeObjects(long threshold, int budget) {
     static final LargeObjects NONE = new LargeObjects(0, 2);
 
-    static LargeObjects forThisJvm() {
+    /** @param gcBeans the JVM's collectors (whose beans are looked up once per JVM) */
+    static LargeObjects forThisJvm(GcBeans gcBeans) {
         try {
-            HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-            boolean generationalZgc = ManagementFactory.getGarbageCollectorMXBeans().stream()
-                    .anyMatch(b -> b.getName().equals("ZGC Minor Cycles"));
-            if (generationalZgc) {
+            if (gcBeans.names().contains("ZGC Minor Cycles")) {  // generational ZGC
                 long budget = Runtime.getRuntime().maxMemory() / 20 / (4L << 20);
                 return new LargeObjects(2L << 20, (int) Math.max(4, Math.min(1024, budget)));
             }
+            HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
             if (!"true".equals(hotspot.getVMOption("UseG1GC").getValue())) {
                 return NONE;
             }

@@ -13,6 +13,7 @@ import io.heaptap.profile.Markings;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -78,7 +79,9 @@ class ControllerTest {
         assertEquals(0, controller.status().samples());
         assertThrows(SessionConflictException.class, () -> controller.profile(LiveFilter.NONE, false), "nothing to dump when idle");
 
-        SessionStatus started = controller.start(capture(Duration.ofMinutes(1)), "test\u001b[31m client");
+        Instant startedAt = controller.start(capture(Duration.ofMinutes(1)), "test\u001b[31m client");
+        SessionStatus started = controller.status();
+        assertEquals(startedAt, started.startedAt());
         assertEquals(SessionState.RECORDING, started.state());
         assertEquals("test\\x1b[31m client", started.startedBy(), "the client label is escaped where it is set");
         assertEquals(64 * 1024, sampler.lastInterval);
@@ -105,7 +108,8 @@ class ControllerTest {
         assertEquals(SessionState.IDLE, controller.status().state());
         assertEquals(1, sampler.clears);
         assertThrows(SessionConflictException.class, () -> controller.profile(LiveFilter.NONE, false));
-        assertEquals(SessionState.RECORDING, controller.start(capture(Duration.ofMinutes(1)), "again").state());
+        controller.start(capture(Duration.ofMinutes(1)), "again");
+        assertEquals(SessionState.RECORDING, controller.status().state());
     }
 
     @Test
@@ -115,7 +119,8 @@ class ControllerTest {
                 () -> controller.start(capture(Duration.ofMinutes(1)), "cli"));
         assertEquals("another agent holds it", e.getMessage());
         assertEquals(SessionState.IDLE, controller.status().state());
-        assertEquals(SessionState.RECORDING, controller.start(capture(Duration.ofMinutes(1)), "cli").state());
+        controller.start(capture(Duration.ofMinutes(1)), "cli");
+        assertEquals(SessionState.RECORDING, controller.status().state());
     }
 
     @Test

@@ -117,7 +117,7 @@ public final class PprofRoutes {
         CaptureOptions options = new CaptureOptions(Duration.ofSeconds(seconds), CaptureOptions.DEFAULT_INTERVAL,
                 CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS, true, CaptureOptions.DEFAULT_LIVE_BUDGET,
                 CaptureOptions.DEFAULT_SAMPLE_RATE);
-        Instant startedAt = controller.start(options, "pprof scrape from " + request.client()).startedAt();
+        Instant startedAt = controller.start(options, "pprof scrape from " + request.client());
         // A scraper that goes away takes its window with it: the capture stops instead of blocking others.
         return LaterAnswer.after(timer, workers, seconds, () -> encodeWithinBudget(gc, heap, text, name),
                 () -> controller.stopIfStartedAt(startedAt, "stopped: the scrape's client went away"), null, () -> { });
