@@ -92,6 +92,20 @@ final class GcThreadCpu {
         return fromSchedstat.isPresent() ? fromSchedstat : parseStatCpuNanos(read(thread.resolve("stat")));
     }
 
+    /**
+     * The whole process's CPU time: utime + stime of {@code <proc>/stat}, which Linux sums over the
+     * process's threads, exited ones included. The JDK's OperatingSystemMXBean reports the same there
+     * ({@code times()}, in the same ticks), but creating that bean reads the cgroup hierarchy: 16-35 ms
+     * of a busy target's first capture start. Read as Latin-1: the process's name may be any bytes.
+     */
+    static OptionalLong processCpuNanos(Path proc) {
+        try {
+            return parseStatCpuNanos(Files.readString(proc.resolve("stat"), StandardCharsets.ISO_8859_1));
+        } catch (IOException | RuntimeException e) {
+            return OptionalLong.empty();
+        }
+    }
+
     /** schedstat: "ns-on-cpu ns-waiting timeslices". */
     static OptionalLong parseSchedstat(String schedstat) {
         if (schedstat == null) {

@@ -12,7 +12,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
-import java.lang.management.OperatingSystemMXBean;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +50,7 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
      */
     static final long POLL_MILLIS = 100;
 
+    private static final Path PROC_SELF = Path.of("/proc/self");
     private final List<Consumer<Collection>> listeners = new CopyOnWriteArrayList<>();
     private final List<NotificationEmitter> emitters = new ArrayList<>();
     private ScheduledExecutorService poller;
@@ -76,8 +77,7 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
 
     @Override
     public long processCpuNanos() {
-        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
+        return GcThreadCpu.processCpuNanos(PROC_SELF).orElse(-1);
     }
 
     @Override

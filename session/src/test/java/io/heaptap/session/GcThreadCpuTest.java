@@ -99,4 +99,27 @@ class GcThreadCpuTest {
             assertNotNull(r.unavailableReason());
         }
     }
+
+    /** /proc/self/stat's utime + stime is what the OperatingSystemMXBean reports (times(), the same ticks). */
+    @Test
+    void theProcessCpuTimeIsTheOneTheOperatingSystemBeanReports() {
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long spin = System.nanoTime() + 50_000_000L;
+        long work = 0;
+        while (System.nanoTime() < spin) {
+            work++;  // some CPU time, so the readings are not all zero ticks
+        }
+        long before = os.getProcessCpuTime();
+        OptionalLong ours = GcThreadCpu.processCpuNanos(Path.of("/proc/self"));
+        long after = os.getProcessCpuTime();
+        assertTrue(work > 0 && ours.isPresent());
+        assertTrue(before <= ours.getAsLong() && ours.getAsLong() <= after, before + " <= " + ours + " <= " + after);
+        assertTrue(ours.getAsLong() >= 50_000_000L, "at least the spin: " + ours);
+    }
+
+    @Test
+    void aProcessNameThatIsNotUtf8DoesNotHideTheProcessCpuTime() throws IOException {
+        Files.write(tasks.resolve("stat"), ("42 (\u00ff\u00fe) R 1 " + "0 ".repeat(9) + "250 50 0 0").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        assertEquals(OptionalLong.of(300 * GcThreadCpu.NANOS_PER_TICK), GcThreadCpu.processCpuNanos(tasks));
+    }
 }
