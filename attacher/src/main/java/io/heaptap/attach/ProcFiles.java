@@ -112,7 +112,8 @@ final class ProcFiles {
         for (Path tmp : new Path[] {Path.of("/proc", Long.toString(pid), "root", "tmp"), Path.of("/tmp")}) {
             // A prefix, not the glob "hsperfdata_*": a glob is a regex matched against each of /tmp's
             // entries, about 15 ms of a fresh CLI JVM's CPU (profiled) for a /tmp of 500 entries.
-            try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, entry -> entry.getFileName().toString().startsWith("hsperfdata_"))) {
+            DirectoryStream.Filter<Path> perfData = entry -> entry.getFileName().toString().startsWith("hsperfdata_");
+            try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, perfData)) {
                 for (Path dir : dirs) {
                     if (Files.isRegularFile(dir.resolve(Long.toString(pid)))) {
                         return true;

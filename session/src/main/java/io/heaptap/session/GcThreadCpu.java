@@ -96,14 +96,10 @@ final class GcThreadCpu {
      * The whole process's CPU time: utime + stime of {@code <proc>/stat}, which Linux sums over the
      * process's threads, exited ones included. The JDK's OperatingSystemMXBean reports the same there
      * ({@code times()}, in the same ticks), but creating that bean reads the cgroup hierarchy: 16-35 ms
-     * of a busy target's first capture start. Read as Latin-1: the process's name may be any bytes.
+     * of a busy target's first capture start.
      */
     static OptionalLong processCpuNanos(Path proc) {
-        try {
-            return parseStatCpuNanos(Files.readString(proc.resolve("stat"), StandardCharsets.ISO_8859_1));
-        } catch (IOException | RuntimeException e) {
-            return OptionalLong.empty();
-        }
+        return parseStatCpuNanos(read(proc.resolve("stat")));
     }
 
     /** schedstat: "ns-on-cpu ns-waiting timeslices". */
@@ -166,9 +162,13 @@ final class GcThreadCpu {
         }
     }
 
+    /**
+     * A /proc file of numbers, or null. Read as Latin-1, which decodes any bytes: a stat file holds the
+     * name too, and Linux cuts a name to 15 bytes, which can split a UTF-8 character.
+     */
     private static String read(Path file) {
         try {
-            return Files.readString(file, StandardCharsets.UTF_8);
+            return Files.readString(file, StandardCharsets.ISO_8859_1);
         } catch (IOException | RuntimeException e) {
             return null;
         }
