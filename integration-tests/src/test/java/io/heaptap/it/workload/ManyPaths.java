@@ -114,14 +114,7 @@ public final class ManyPaths {
         }
 
         private synchronized void poll() {
-            long afterGc = 0;
-            for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
-                java.lang.management.MemoryUsage u = pool.getCollectionUsage();
-                if (pool.getType() == java.lang.management.MemoryType.HEAP && u != null) {
-                    afterGc += u.getUsed();
-                }
-            }
-            maxAfterGc = Math.max(maxAfterGc, afterGc);
+            maxAfterGc = Math.max(maxAfterGc, HeapAfterGc.used());
             boolean starting = last.isEmpty();
             for (long id : threads.getAllThreadIds()) {
                 if (!names.containsKey(id)) {

@@ -1,9 +1,5 @@
 package io.heaptap.it.workload;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
-import java.lang.management.MemoryUsage;
 
 /**
  * A small-heap target with many distinct stacks and a known batch, for delta scrapes under
@@ -44,7 +40,7 @@ public final class ScrapedPaths {
                     case "retained" -> {
                         System.gc();
                         System.gc();
-                        System.out.println("retained used=" + usedAfterLastGc() + " oom=" + (oom ? "yes" : "no"));
+                        System.out.println("retained used=" + HeapAfterGc.used() + " oom=" + (oom ? "yes" : "no"));
                     }
                     default -> System.out.println("unknown " + command);
                 }
@@ -54,22 +50,6 @@ public final class ScrapedPaths {
             }
             System.out.flush();
         });
-    }
-
-    /**
-     * The heap in use as the last collection left it. Not the heap in use now: a TLAB that another
-     * thread (the endpoint's, serving) takes after the collection counts as used in full, and
-     * swung a unit test's reading of the same kind by half a megabyte.
-     */
-    static long usedAfterLastGc() {
-        long used = 0;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            MemoryUsage afterGc = pool.getCollectionUsage();
-            if (pool.getType() == MemoryType.HEAP && afterGc != null) {
-                used += afterGc.getUsed();
-            }
-        }
-        return used;
     }
 
     static void walk(int bits, int level) {
