@@ -190,7 +190,7 @@ public final class Controller {
     /** What every capture does once its sampling runs, a window over continuous sampling or not: the session's state. */
     private void beginRecording(CaptureOptions requested, String client) {
         windowSamplesAtEnd = -1;
-        gcMonitor.start();
+        gcMonitor.start(timer);
         markingsAtStart = liveTracker.markings().completed();
         forcedAtStart = liveTracker.markings().forcedCount();
         options = requested;

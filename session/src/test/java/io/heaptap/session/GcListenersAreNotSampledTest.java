@@ -46,7 +46,7 @@ class GcListenersAreNotSampledTest {
         PlatformGcBeans beans = new PlatformGcBeans();
         LiveTracker tracker = new LiveTracker(agent, beans);
         GcMonitor monitor = new GcMonitor(beans);
-        monitor.start();
+        monitor.start(Runnable::run);
         GcBeans.Subscription tracking = beans.subscribe(tracker::onCollection);
         Notification gc = realCollection();  // replayed below on this thread, decoded in full each time
         List<PlatformGcBeans.Poll> polls = new ArrayList<>();

@@ -7,9 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.profile.CollectorCost;
 import io.heaptap.profile.GcCost;
+import io.heaptap.profile.GcCpu;
 import io.heaptap.profile.HeapAroundGc;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +34,7 @@ class GcMonitorTest {
         beans.collect("G1 Young Generation", "G1 Evacuation Pause", 7, 0, 0);  // before the window: not counted
         GcMonitor monitor = monitor(beans);
         assertNull(monitor.cost(), "no window opened");
-        monitor.start();
+        monitor.start(Runnable::run);
         beans.collect("G1 Young Generation", "G1 Evacuation Pause", 5, 300, 100);
         beans.collect("G1 Young Generation", "G1 Evacuation Pause", 3, 500, 200);
         beans.collect("G1 Concurrent GC", "G1 Remark", 2, 999, 999);  // a pause inside a cycle: no heap figures
@@ -52,7 +57,7 @@ class GcMonitorTest {
     void aPolledReadWeighsAsTheCollectionsItStandsFor() {
         FakeGcBeans beans = new FakeGcBeans("ZGC Minor Cycles", "ZGC Major Cycles");
         GcMonitor monitor = monitor(beans);
-        monitor.start();
+        monitor.start(Runnable::run);
         beans.collectSeveral("ZGC Minor Cycles", "", 3, 10, 600, 100);  // one read, three cycles
         beans.collect("ZGC Major Cycles", "Allocation Rate", 10, 200, 300);  // notified
         monitor.stop();
@@ -65,7 +70,7 @@ class GcMonitorTest {
         FakeGcBeans beans = new FakeGcBeans("PS Scavenge", "PS MarkSweep");
         beans.broken = new IllegalStateException("no beans here");
         GcMonitor monitor = monitor(beans);
-        monitor.start();
+        monitor.start(Runnable::run);
         GcCost cost = monitor.cost();
         assertEquals("unknown", cost.collector());
         assertTrue(cost.cpu().unavailableReason().contains("no beans here"), cost.cpu().toString());
@@ -76,14 +81,56 @@ class GcMonitorTest {
     void resetForgetsTheWindowAndANewStartBeginsAtZero() {
         FakeGcBeans beans = new FakeGcBeans("Copy", "MarkSweepCompact");
         GcMonitor monitor = monitor(beans);
-        monitor.start();
+        monitor.start(Runnable::run);
         beans.collect("Copy", "Allocation Failure", 4, 10, 5);
         monitor.reset();
         assertNull(monitor.cost());
-        monitor.start();
+        monitor.start(Runnable::run);
         assertEquals("Serial", monitor.cost().collector());
         assertEquals(0, monitor.cost().collections());
         assertEquals(HeapAroundGc.NONE, monitor.cost().heapAround());
         assertEquals(1, beans.subscribers(), "one subscription per window");
+    }
+
+    /** The first capture's answer does not wait for the GC threads' CPU baseline: it is read when the executor runs it. */
+    @Test
+    void theCpuFiguresBeginWhenTheDeferredBaselineIsRead() throws IOException {
+        Path gcThread = Files.createDirectories(noTasks.resolve("tasks").resolve("11"));
+        Files.writeString(gcThread.resolve("comm"), "GC Thread#0\n");
+        Files.writeString(gcThread.resolve("schedstat"), "1000 0 1\n");
+        FakeGcBeans beans = new FakeGcBeans("G1 Young Generation", "G1 Old Generation");
+        beans.processCpuNanos = 5_000;
+        GcMonitor monitor = new GcMonitor(beans, new GcThreadCpu(noTasks.resolve("tasks")));
+        List<Runnable> later = new ArrayList<>();
+        monitor.start(later::add);
+        assertEquals(1, later.size(), "the CPU baseline is left to the executor");
+
+        Files.writeString(gcThread.resolve("schedstat"), "4000 0 1\n");  // before the baseline: not counted
+        beans.processCpuNanos = 9_000;
+        later.get(0).run();
+        Files.writeString(gcThread.resolve("schedstat"), "4600 0 1\n");
+        beans.processCpuNanos = 11_000;
+        monitor.stop();
+        later.get(0).run();  // a late run after the window closed changes nothing
+        GcCpu cpu = monitor.cost().cpu();
+        assertTrue(cpu.available(), String.valueOf(cpu.unavailableReason()));
+        assertEquals(600, cpu.gcThreadNanos());
+        assertEquals(2_000, cpu.processNanos());
+    }
+
+    /** A window that closes before its deferred baseline was read measures from its end: no CPU, not a failure. */
+    @Test
+    void aWindowClosedBeforeItsCpuBaselineMeasuresNoCpu() throws IOException {
+        Path gcThread = Files.createDirectories(noTasks.resolve("tasks").resolve("12"));
+        Files.writeString(gcThread.resolve("comm"), "G1 Conc#0\n");
+        Files.writeString(gcThread.resolve("schedstat"), "700 0 1\n");
+        FakeGcBeans beans = new FakeGcBeans("G1 Young Generation", "G1 Old Generation");
+        GcMonitor monitor = new GcMonitor(beans, new GcThreadCpu(noTasks.resolve("tasks")));
+        monitor.start(task -> { });  // never runs
+        beans.collect("G1 Young Generation", "G1 Evacuation Pause", 5, 300, 100);
+        monitor.stop();
+        assertEquals(1, monitor.cost().collections(), "the collections are counted from the start all the same");
+        assertTrue(monitor.cost().cpu().available());
+        assertEquals(0, monitor.cost().cpu().gcThreadNanos());
     }
 }
