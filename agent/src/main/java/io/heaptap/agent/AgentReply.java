@@ -62,7 +62,7 @@ public record AgentReply(Outcome outcome, String message, long startedNanos, Ins
         Map<String, String> values = new LinkedHashMap<>();
         if (outcome == Outcome.STARTED) {
             values.put("at", Long.toString(startedNanos));
-            values.put("started-at", startedAt.toString());
+            values.put("started-at", StopRequest.text(startedAt));
         } else {
             values.put("message", message);
         }

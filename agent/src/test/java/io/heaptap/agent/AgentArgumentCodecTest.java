@@ -100,6 +100,20 @@ class AgentArgumentCodecTest {
         assertThrows(IllegalArgumentException.class, () -> StopRequest.decode(AgentArgumentCodec.decode("stop,started-at=yesterday,reason=x")));
     }
 
+    /** Instants travel as "seconds.nanoseconds", exactly, and nothing else is taken for one. */
+    @Test
+    void instantsTravelExactlyAsSecondsAndNanoseconds() {
+        for (Instant t : new Instant[] {Instant.parse("2026-11-23T01:02:03.000000007Z"), Instant.EPOCH.minusNanos(1),
+                Instant.ofEpochSecond(1_790_000_000L, 999_999_999)}) {
+            assertEquals(t, StopRequest.instant(StopRequest.text(t)), StopRequest.text(t));
+        }
+        assertEquals("1790000000.000000042", StopRequest.text(Instant.ofEpochSecond(1_790_000_000L, 42)));
+        for (String bad : new String[] {"", ".", "1.5", "1.0000000001", "-.000000000", "1.00000000x", "\u0663.000000000",
+                "2026-11-23T01:02:03Z", "99999999999999999999.000000000"}) {
+            assertThrows(IllegalArgumentException.class, () -> StopRequest.instant(bad), bad);
+        }
+    }
+
     @Test
     void serveArgumentsKeepTheirGrammar() {
         assertEquals(AgentArguments.DORMANT, AgentArguments.parse(" "));
