@@ -28,6 +28,14 @@ class GcMonitorTest {
         return new GcMonitor(beans, new GcThreadCpu(noTasks.resolve("absent")));
     }
 
+    /** A thread's folder as /proc/self/task holds it: its name and its CPU time so far. */
+    Path gcThread(long tid, String name, long cpuNanos) throws IOException {
+        Path thread = Files.createDirectories(noTasks.resolve("tasks").resolve(Long.toString(tid)));
+        Files.writeString(thread.resolve("comm"), name + "\n");
+        Files.writeString(thread.resolve("schedstat"), cpuNanos + " 0 1\n");
+        return thread;
+    }
+
     @Test
     void countsWhatHappenedInTheWindowAndTheHeapAroundWholeCollectionsOnly() {
         FakeGcBeans beans = new FakeGcBeans("G1 Young Generation", "G1 Concurrent GC", "G1 Old Generation");
@@ -95,12 +103,10 @@ class GcMonitorTest {
     /** The first capture's answer does not wait for the GC threads' CPU baseline: it is read when the executor runs it. */
     @Test
     void theCpuFiguresBeginWhenTheDeferredBaselineIsRead() throws IOException {
-        Path gcThread = Files.createDirectories(noTasks.resolve("tasks").resolve("11"));
-        Files.writeString(gcThread.resolve("comm"), "GC Thread#0\n");
-        Files.writeString(gcThread.resolve("schedstat"), "1000 0 1\n");
+        Path gcThread = gcThread(11, "GC Thread#0", 1000);
         FakeGcBeans beans = new FakeGcBeans("G1 Young Generation", "G1 Old Generation");
         beans.processCpuNanos = 5_000;
-        GcMonitor monitor = new GcMonitor(beans, new GcThreadCpu(noTasks.resolve("tasks")));
+        GcMonitor monitor = new GcMonitor(beans, new GcThreadCpu(gcThread.getParent()));
         List<Runnable> later = new ArrayList<>();
         monitor.start(later::add);
         assertEquals(1, later.size(), "the CPU baseline is left to the executor");
@@ -121,11 +127,9 @@ class GcMonitorTest {
     /** A window that closes before its deferred baseline was read measures from its end: no CPU, not a failure. */
     @Test
     void aWindowClosedBeforeItsCpuBaselineMeasuresNoCpu() throws IOException {
-        Path gcThread = Files.createDirectories(noTasks.resolve("tasks").resolve("12"));
-        Files.writeString(gcThread.resolve("comm"), "G1 Conc#0\n");
-        Files.writeString(gcThread.resolve("schedstat"), "700 0 1\n");
+        Path gcThread = gcThread(12, "G1 Conc#0", 700);
         FakeGcBeans beans = new FakeGcBeans("G1 Young Generation", "G1 Old Generation");
-        GcMonitor monitor = new GcMonitor(beans, new GcThreadCpu(noTasks.resolve("tasks")));
+        GcMonitor monitor = new GcMonitor(beans, new GcThreadCpu(gcThread.getParent()));
         monitor.start(task -> { });  // never runs
         beans.collect("G1 Young Generation", "G1 Evacuation Pause", 5, 300, 100);
         monitor.stop();
