@@ -40,28 +40,15 @@ public record StopRequest(Instant startedAt, String reason) {
     }
 
     static Instant instant(String text) {
-        int dot = text.indexOf('.');
-        if (dot < 1 || text.length() - dot - 1 != 9 || !asciiDigits(text, text.charAt(0) == '-' ? 1 : 0, dot)
-                || !asciiDigits(text, dot + 1, text.length())) {
+        // ASCII digits only: Java's parsers also take other scripts' digits.
+        if (!text.matches("-?[0-9]{1,19}\\.[0-9]{9}")) {
             throw new IllegalArgumentException("not an instant: '" + text + "'");
         }
+        int dot = text.indexOf('.');
         try {
             return Instant.ofEpochSecond(Long.parseLong(text.substring(0, dot)), Integer.parseInt(text.substring(dot + 1)));
         } catch (NumberFormatException | DateTimeException e) {
             throw new IllegalArgumentException("not an instant: '" + text + "'");
         }
-    }
-
-    /** Only 0-9: Java's parsers also take other scripts' digits. */
-    private static boolean asciiDigits(String s, int from, int to) {
-        if (from >= to) {
-            return false;
-        }
-        for (int i = from; i < to; i++) {
-            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
-                return false;
-            }
-        }
-        return true;
     }
 }
