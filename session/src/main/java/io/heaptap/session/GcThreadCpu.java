@@ -60,7 +60,8 @@ final class GcThreadCpu {
      */
     private Map<Long, KnownName> known = new HashMap<>();
 
-    private record KnownName(String name, long firstReadNanos) {
+    /** @param settled whether this name was read at least {@link #NAME_SETTLES_NANOS} after the thread was first seen */
+    private record KnownName(String name, long firstReadNanos, boolean settled) {
     }
 
     GcThreadCpu(Path tasks) {
@@ -105,16 +106,20 @@ final class GcThreadCpu {
         return new Reading(cpu, names, null);
     }
 
-    /** The thread's name, read from comm unless it was read at least {@link #NAME_SETTLES_NANOS} ago; null if unreadable. */
+    /**
+     * The thread's name: read from comm until one read came at least {@link #NAME_SETTLES_NANOS} after
+     * the thread was first seen, then the name that read found; null if unreadable.
+     */
     private String nameOf(long tid, Path thread, long now, Map<Long, KnownName> listed) {
         KnownName before = known.get(tid);
-        if (before != null && now - before.firstReadNanos() >= NAME_SETTLES_NANOS) {
+        if (before != null && before.settled()) {
             listed.put(tid, before);
             return before.name();
         }
         String name = readComm(thread);
         if (name != null) {
-            listed.put(tid, new KnownName(name, before == null ? now : before.firstReadNanos()));
+            long first = before == null ? now : before.firstReadNanos();
+            listed.put(tid, new KnownName(name, first, now - first >= NAME_SETTLES_NANOS));
         }
         return name;
     }

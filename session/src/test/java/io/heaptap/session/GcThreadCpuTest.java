@@ -152,6 +152,18 @@ class GcThreadCpuTest {
         assertEquals(Map.of(105L, 70L), cpu.read(GcThreadCpu::isGcThreadName).cpuNanos());
     }
 
+    /** A name first read while it was still its creator's is read again at the next reading, however late that comes. */
+    @Test
+    void aNameReadOnlyAtFirstSightIsReadAgainLater() throws IOException {
+        long[] now = {0};
+        GcThreadCpu cpu = new GcThreadCpu(tasks, () -> now[0]);
+        thread(107, "VM Thread", "80\n", null);
+        assertTrue(cpu.read(GcThreadCpu::isGcThreadName).cpuNanos().isEmpty());
+        Files.writeString(tasks.resolve("107").resolve("comm"), "GC Thread#7\n");
+        now[0] = 60 * GcThreadCpu.NAME_SETTLES_NANOS;  // the next reading, a minute later
+        assertEquals(Map.of(107L, 80L), cpu.read(GcThreadCpu::isGcThreadName).cpuNanos());
+    }
+
     /** A thread id that left the folder (its thread ended) is read afresh when Linux gives it to a new thread. */
     @Test
     void aReusedThreadIdIsReadAfresh() throws IOException {
