@@ -69,7 +69,27 @@ public final class AllocationHeavyTarget {
     }
 
     static final class Protocol {
+        /** Held only while {@link #writeOldToYoungReferences} fills it. */
+        private static Object[] oldArray;
+
         private Protocol() {
+        }
+
+        /**
+         * Writes references to new objects into an array of the old generation, as a real application
+         * does all the time. G1 (JDK 20 and later) starts its concurrent refinement only after a
+         * collection found enough such writes (its pending-cards target). A target that never makes
+         * them keeps refinement off until the first tool whose attach does (heaptap's start, a JMX agent
+         * start, JConsole: a few hundred cards suffice), and that tool would be charged G1's refinement
+         * thread from then on: 2-3% of a core on the allocation-heavy target, whose humongous arrays
+         * keep the heap lock busy while that thread tries to take it (bench/RESULTS.md, 2026-11-24).
+         */
+        static void writeOldToYoungReferences() {
+            oldArray = new Object[1 << 20];  // 4 MiB or more: humongous, so allocated old
+            for (int i = 0; i < oldArray.length; i++) {
+                oldArray[i] = new Object();
+            }
+            oldArray = null;
         }
 
         static void serve(LongAdder ops) throws Exception {
@@ -78,6 +98,7 @@ public final class AllocationHeavyTarget {
 
         /** Also runs a target's own commands: each prints its own reply. */
         static void serve(LongAdder ops, java.util.Map<String, Runnable> commands) throws Exception {
+            writeOldToYoungReferences();
             System.out.println("ready " + ProcessHandle.current().pid());
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             String line;
