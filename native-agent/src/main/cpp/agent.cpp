@@ -7,7 +7,9 @@
 #include <jvmti.h>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "referencePaths.h"
@@ -195,6 +197,25 @@ JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_setGcCount0(JNIEn
 
 JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_gcFinishes0(JNIEnv*, jclass) {
     return sampler != nullptr ? static_cast<jlong>(sampler->live().jvmtiGcFinishes()) : 0;
+}
+
+JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_collectionSignals0(JNIEnv*, jclass) {
+    return sampler != nullptr ? static_cast<jlong>(sampler->live().collections().posts()) : 0;
+}
+
+// Sleeps in native code (the thread does not hold up safepoints meanwhile); at most a minute.
+JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_awaitCollectionSignal0(JNIEnv*, jclass, jlong seen,
+                                                                                       jlong timeoutMillis) {
+    int64_t millis = std::max<int64_t>(0, std::min<int64_t>(timeoutMillis, 60000));
+    if (sampler == nullptr) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(millis));  // never a busy loop in the caller
+        return seen;
+    }
+    return static_cast<jlong>(sampler->live().collections().await(static_cast<uint32_t>(seen), millis));
+}
+
+JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_signalCollection0(JNIEnv*, jclass) {
+    if (sampler != nullptr) sampler->live().collections().post();
 }
 
 JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_weakRefs0(JNIEnv*, jclass) {

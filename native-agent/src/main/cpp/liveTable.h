@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "byteWriter.h"
+#include "collectionSignal.h"
 #include "pageAllocator.h"
 
 struct LiveEntry {
@@ -122,7 +123,13 @@ class LiveTable {
     // The GC clock: collections reported by the Java side (GC MXBeans), unless the collector posts
     // JVMTI GarbageCollectionFinish events, which are counted exactly when each GC ends.
     void setJavaGcCount(uint64_t count) { javaGcCount_.store(count, std::memory_order_release); }
-    void onGcFinish() { jvmtiGcFinishes_.fetch_add(1, std::memory_order_acq_rel); }
+    // In the GC callback: counts the collection and wakes heaptap-live to clean up after it.
+    void onGcFinish() {
+        jvmtiGcFinishes_.fetch_add(1, std::memory_order_acq_rel);
+        collections_.post();
+    }
+    // What wakes heaptap-live: collections' ends, and the Java side's posts.
+    CollectionSignal& collections() { return collections_; }
     // JVMTI GarbageCollectionFinish events so far (while tracking enabled them). On G1 they include the
     // Remark and Cleanup pauses that no GC MXBean counts before JDK 20: the Java side tells them apart.
     uint64_t jvmtiGcFinishes() const { return jvmtiGcFinishes_.load(std::memory_order_acquire); }
@@ -146,6 +153,7 @@ class LiveTable {
     std::atomic<bool> enabled_{false};
     std::atomic<uint64_t> javaGcCount_{0};
     std::atomic<uint64_t> jvmtiGcFinishes_{0};
+    CollectionSignal collections_;
     std::atomic<uint64_t> jvmtiBase_{0};   // Java count when tracking began: JVMTI counts continue it
     std::atomic<uint64_t> weakRefs_{0};  // created minus deleted: 0 after clear()
     Stratum main_{true};

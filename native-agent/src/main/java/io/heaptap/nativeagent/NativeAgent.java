@@ -122,6 +122,28 @@ public final class NativeAgent implements Sampler {
         return gcFinishes0();
     }
 
+    /**
+     * Signals so far of what should make the live table be cleaned: collections' ends (JVMTI, counted
+     * in the GC callback) and {@link #signalCollection} calls. Only compared for equality.
+     */
+    public long collectionSignals() {
+        return collectionSignals0();
+    }
+
+    /**
+     * Sleeps in native code until {@link #collectionSignals} differs from {@code seen} or
+     * {@code timeoutMillis} pass; returns the signals then. Not ended by an interrupt: whoever
+     * interrupts the waiting thread also calls {@link #signalCollection}.
+     */
+    public long awaitCollectionSignal(long seen, long timeoutMillis) {
+        return awaitCollectionSignal0(seen, timeoutMillis);
+    }
+
+    /** Wakes {@link #awaitCollectionSignal}: a collection a GC bean reported, or a request to look again. */
+    public void signalCollection() {
+        signalCollection0();
+    }
+
     /** JNI weak references the agent holds now; 0 after {@link #clear}. */
     public long weakRefs() {
         return weakRefs0();
@@ -330,6 +352,12 @@ public final class NativeAgent implements Sampler {
     private static native void setGcCount0(long count);
 
     private static native long gcFinishes0();
+
+    private static native long collectionSignals0();
+
+    private static native long awaitCollectionSignal0(long seen, long timeoutMillis);
+
+    private static native void signalCollection0();
 
     private static native long weakRefs0();
 

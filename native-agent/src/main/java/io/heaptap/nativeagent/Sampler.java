@@ -23,6 +23,12 @@ public interface Sampler {
 
     long gcFinishes();
 
+    long collectionSignals();
+
+    long awaitCollectionSignal(long seen, long timeoutMillis);
+
+    void signalCollection();
+
     long weakRefs();
 
     boolean forceGc();

@@ -12,11 +12,18 @@ import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.Markings;
 import io.heaptap.testing.CallPaths;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +41,53 @@ class NativeAgentTest {
         for (long done = 0; done < bytes; done += 4096 + 16) {
             sink = new int[1024];
         }
+    }
+
+    /**
+     * heaptap-live sleeps in native code until a collection ends: the GC callback's signal must wake
+     * it, and so must a post from Java (a GC bean's report, or stopping). Each wake comes only once the
+     * waiter is asleep in the kernel, so a wake-up that is lost shows as a wait of the whole minute.
+     */
+    @Test
+    void aCollectionsEndAndAPostWakeTheNativeWait() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        agent.start(SamplerSettings.withoutLargeStratum(512 * 1024, Duration.ofMinutes(1), 64, 1024, 256));  // tracking: GC events on
+        try {
+            for (Runnable wake : List.<Runnable>of(agent::forceGc, agent::signalCollection)) {
+                long seen = agent.collectionSignals();
+                CompletableFuture<Long> woken = new CompletableFuture<>();
+                Thread waiter = new Thread(() -> woken.complete(agent.awaitCollectionSignal(seen, 60_000)), "signal-waiter");
+                waiter.start();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!asleepInTheKernel("signal-waiter") && !woken.isDone()) {
+                    assertTrue(System.nanoTime() < deadline, "the waiter never went to sleep");
+                    Thread.onSpinWait();
+                }
+                wake.run();
+                long signals = woken.get(30, TimeUnit.SECONDS);
+                assertTrue(signals != seen, "the wait returned without a new signal");
+                waiter.join();
+            }
+        } finally {
+            agent.stop();
+        }
+    }
+
+    /** Whether this JVM's thread of that name waits on a futex now (/proc: state S, wchan futex_...). */
+    private static boolean asleepInTheKernel(String threadName) throws IOException {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                try {
+                    if (Files.readString(task.resolve("comm")).trim().equals(threadName)) {
+                        String stat = Files.readString(task.resolve("stat"));
+                        return stat.charAt(stat.lastIndexOf(')') + 2) == 'S' && Files.readString(task.resolve("wchan")).startsWith("futex");
+                    }
+                } catch (NoSuchFileException gone) {
+                    // another thread ended meanwhile
+                }
+            }
+        }
+        return false;
     }
 
     /** The native refusal arrives as a reason (a code across JNI), not a message to parse. */

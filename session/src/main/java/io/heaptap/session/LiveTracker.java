@@ -4,15 +4,17 @@ import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.Sampler;
 
 import java.util.List;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Keeps the live table clean, its GC clock right, and the {@link MarkingClock} fed. GC callbacks may
  * not use JNI, so weak references of collected objects are deleted here, on the daemon thread
- * {@code heaptap-live}, right after collections: within {@link #GC_CHECK_MILLIS} of a JVMTI
- * GarbageCollectionFinish, or on a GC bean's report ({@link GcBeans#subscribe}). The GC count comes
- * from the GC beans, which every HotSpot collector keeps (ZGC and Shenandoah post no JVMTI GC events).
+ * {@code heaptap-live}, right after collections. It sleeps in the native agent until a JVMTI
+ * GarbageCollectionFinish or a GC bean's report ({@link GcBeans#subscribe}) wakes it
+ * ({@link Sampler#awaitCollectionSignal}): G1, Parallel and Serial post the event for every pause,
+ * young ones included, which their beans are no longer asked to notify ({@link PlatformGcBeans}). The
+ * GC count comes from the GC beans, which every HotSpot collector keeps (ZGC and Shenandoah post no
+ * JVMTI GC events).
  */
 final class LiveTracker {
     /**
@@ -20,18 +22,10 @@ final class LiveTracker {
      * JDK 11-19 G1's concurrent pauses (their times are known only to within two readings).
      */
     static final long IDLE_CLEAN_MILLIS = 1000;
-    /**
-     * How often the JVMTI GarbageCollectionFinish count is looked at (a read of a native counter): a
-     * young collection's dead entries go within this, before the next samples have to thin the table
-     * around them. G1, Parallel and Serial post the event for every pause, young ones included, which
-     * their beans are no longer asked to notify ({@link PlatformGcBeans}).
-     */
-    static final long GC_CHECK_MILLIS = 10;
 
-    private final long idleCleanNanos;
+    private final long idleCleanMillis;
     private final Sampler agent;
     private final GcBeans beans;
-    private final Semaphore collections = new Semaphore(0);
     private GcBeans.Subscription subscription;
     private Thread thread;
     private volatile MarkingClock markings;
@@ -43,7 +37,7 @@ final class LiveTracker {
 
     /** {@code idleCleanMillis}: the cleaning without a collection; a test makes it long to see what collections wake. */
     LiveTracker(Sampler agent, GcBeans beans, long idleCleanMillis) {
-        this.idleCleanNanos = TimeUnit.MILLISECONDS.toNanos(idleCleanMillis);
+        this.idleCleanMillis = idleCleanMillis;
         this.agent = agent;
         this.beans = beans;
         this.markings = new MarkingClock(beans.originNanos(), beans.names());
@@ -60,8 +54,8 @@ final class LiveTracker {
         countG1Pauses();  // the first reading: pauses before it prove nothing of this clock's
         subscription = beans.subscribe(this::onCollection);
         agent.setGcCount(beans.collectionCount());
-        long finishes = agent.gcFinishes();  // read here: a collection between now and the thread's start still counts
-        thread = new Thread(NativeAgent.heaptapThread(() -> run(finishes)), "heaptap-live");
+        long signals = agent.collectionSignals();  // read here: a collection between now and the thread's start still counts
+        thread = new Thread(NativeAgent.heaptapThread(() -> run(signals)), "heaptap-live");
         thread.setDaemon(true);
         thread.start();
     }
@@ -73,6 +67,7 @@ final class LiveTracker {
         }
         if (thread != null) {
             thread.interrupt();
+            agent.signalCollection();  // its native sleep does not end on an interrupt
             try {
                 thread.join(TimeUnit.SECONDS.toMillis(10));
             } catch (InterruptedException e) {
@@ -87,7 +82,7 @@ final class LiveTracker {
         agent.setGcCount(beans.collectionCount());
         markings.onCollection(collection.gcName(), collection.cause(), collection.id(), collection.startMillis(), collection.endMillis());
         countG1Pauses();
-        collections.release();
+        agent.signalCollection();
     }
 
     /**
@@ -106,24 +101,17 @@ final class LiveTracker {
         }
     }
 
-    private void run(long finishesAtStart) {
-        long seenFinishes = finishesAtStart;
-        long cleanedNanos = System.nanoTime();
-        try {
-            while (!Thread.currentThread().isInterrupted()) {
-                boolean notified = collections.tryAcquire(GC_CHECK_MILLIS, TimeUnit.MILLISECONDS);
-                long finishes = agent.gcFinishes();
-                if (notified || finishes != seenFinishes
-                        || System.nanoTime() - cleanedNanos >= idleCleanNanos) {
-                    collections.drainPermits();
-                    seenFinishes = finishes;
-                    agent.maintainLive();
-                    countG1Pauses();  // after every pause, and at least once a second: a concurrent pause's lower bound is never older
-                    cleanedNanos = System.nanoTime();
-                }
+    /** Cleans after every signal, and at least every {@link #idleCleanMillis}: thinned entries' references go then too. */
+    private void run(long signalsAtStart) {
+        long seen = signalsAtStart;
+        while (!Thread.currentThread().isInterrupted()) {
+            long signals = agent.awaitCollectionSignal(seen, idleCleanMillis);
+            if (Thread.currentThread().isInterrupted()) {
+                return;  // stop() asked us to end
             }
-        } catch (InterruptedException e) {
-            // stop() asked us to end
+            seen = signals;
+            agent.maintainLive();
+            countG1Pauses();  // after every pause, and at least once a second: a concurrent pause's lower bound is never older
         }
     }
 

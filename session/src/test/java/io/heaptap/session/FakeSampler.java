@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -36,9 +37,11 @@ final class FakeSampler implements Sampler {
     volatile int forcedGcs;
     volatile boolean forceGcRefused;
     volatile long gcCount = -1;
-    /** JVMTI GarbageCollectionFinish events the test posts, and the live table's cleanings asked for. */
+    /** JVMTI GarbageCollectionFinish events the test posts ({@link #finishCollection}), and the live table's cleanings asked for. */
     final AtomicLong gcFinishes = new AtomicLong();
     final AtomicLong maintenances = new AtomicLong();
+    private final Object signalLock = new Object();
+    private long signals;
     volatile Duration lastDuration;
     volatile long lastInterval;
     volatile int lastLiveBudget;
@@ -114,6 +117,48 @@ final class FakeSampler implements Sampler {
     @Override
     public long gcFinishes() {
         return gcFinishes.get();
+    }
+
+    /** A collection that posts a JVMTI GarbageCollectionFinish event, as G1's young pauses do. */
+    void finishCollection() {
+        gcFinishes.incrementAndGet();
+        signalCollection();
+    }
+
+    @Override
+    public long collectionSignals() {
+        synchronized (signalLock) {
+            return signals;
+        }
+    }
+
+    /** As the native wait: an interrupt does not end it (the flag is kept), only a signal or the timeout. */
+    @Override
+    public long awaitCollectionSignal(long seen, long timeoutMillis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        boolean interrupted = false;
+        synchronized (signalLock) {
+            long left;
+            while (signals == seen && (left = deadline - System.nanoTime()) > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(signalLock, left);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            return signals;
+        }
+    }
+
+    @Override
+    public void signalCollection() {
+        synchronized (signalLock) {
+            signals++;
+            signalLock.notifyAll();
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.heaptap.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
@@ -42,7 +43,7 @@ class LiveTrackerTest {
         try {
             for (int gc = 0; gc < 3; gc++) {
                 long before = sampler.maintenances.get();
-                sampler.gcFinishes.incrementAndGet();  // a young pause: no bean notifies it
+                sampler.finishCollection();  // a young pause: no bean notifies it
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
                 while (sampler.maintenances.get() == before) {
                     assertTrue(System.nanoTime() < deadline, "the JVMTI event alone woke no cleaning");
@@ -52,6 +53,31 @@ class LiveTrackerTest {
         } finally {
             tracker.stop();
         }
+        assertFalse(liveThreadRunning(), "stop ended heaptap-live, though it sleeps until a signal (a day at most here)");
+    }
+
+    @Test
+    void aCollectionABeanReportsAlsoWakesTheCleaning() {
+        FakeSampler sampler = new FakeSampler();
+        FakeGcBeans beans = new FakeGcBeans("ZGC Cycles", "ZGC Pauses");  // posts no JVMTI GC events
+        LiveTracker tracker = new LiveTracker(sampler, beans, TimeUnit.DAYS.toMillis(1));
+        tracker.start();
+        try {
+            long before = sampler.maintenances.get();
+            beans.collect("ZGC Cycles", "Allocation Rate", 5, 0, 0);
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            while (sampler.maintenances.get() == before) {
+                assertTrue(System.nanoTime() < deadline, "the bean's report woke no cleaning");
+                Thread.onSpinWait();
+            }
+        } finally {
+            tracker.stop();
+        }
+        assertFalse(liveThreadRunning());
+    }
+
+    private static boolean liveThreadRunning() {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals("heaptap-live") && t.isAlive());
     }
 
     @Test
