@@ -42,13 +42,7 @@ class LiveTrackerTest {
         tracker.start();
         try {
             for (int gc = 0; gc < 3; gc++) {
-                long before = sampler.maintenances.get();
-                sampler.finishCollection();  // a young pause: no bean notifies it
-                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-                while (sampler.maintenances.get() == before) {
-                    assertTrue(System.nanoTime() < deadline, "the JVMTI event alone woke no cleaning");
-                    Thread.onSpinWait();
-                }
+                assertACleaningFollows(sampler, sampler::finishCollection, "the JVMTI event alone woke no cleaning");  // a young pause: no bean notifies it
             }
         } finally {
             tracker.stop();
@@ -63,17 +57,22 @@ class LiveTrackerTest {
         LiveTracker tracker = new LiveTracker(sampler, beans, TimeUnit.DAYS.toMillis(1));
         tracker.start();
         try {
-            long before = sampler.maintenances.get();
-            beans.collect("ZGC Cycles", "Allocation Rate", 5, 0, 0);
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-            while (sampler.maintenances.get() == before) {
-                assertTrue(System.nanoTime() < deadline, "the bean's report woke no cleaning");
-                Thread.onSpinWait();
-            }
+            assertACleaningFollows(sampler, () -> beans.collect("ZGC Cycles", "Allocation Rate", 5, 0, 0), "the bean's report woke no cleaning");
         } finally {
             tracker.stop();
         }
         assertFalse(liveThreadRunning());
+    }
+
+    /** Waits (a minute at most: the tracker's idle cleaning is a day) for a cleaning after {@code collection}. */
+    private static void assertACleaningFollows(FakeSampler sampler, Runnable collection, String failure) {
+        long before = sampler.maintenances.get();
+        collection.run();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (sampler.maintenances.get() == before) {
+            assertTrue(System.nanoTime() < deadline, failure);
+            Thread.onSpinWait();
+        }
     }
 
     private static boolean liveThreadRunning() {
