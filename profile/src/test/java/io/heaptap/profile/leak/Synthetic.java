@@ -103,4 +103,42 @@ final class Synthetic {
         }
         return s;
     }
+
+    /**
+     * {@code level} plus {@code bytesPerSecond} kept from the start of the watch, proven only by the
+     * collector's own cycles (G1 on a small heap), which complete every {@code markingEvery} or so and
+     * cover what was allocated one to three seconds before: the snapshots between two markings repeat
+     * the last proof (the same objects, a few fewer when young ones among them died).
+     */
+    static SiteSeries provenByOwnCycles(Random random, int points, double level, double bytesPerSecond, double samplesPerMb,
+                                        long markingEvery) {
+        SiteSeries s = new SiteSeries(key("own-cycles"), 0, 0, 0, 120);
+        long markings = 0;
+        long proof = -1;
+        double proven = 0;
+        double provenVariance = 0;
+        long nextMarking = 1_000 + (long) (random.nextDouble() * markingEvery / 2);
+        for (int i = 1; i <= points; i++) {
+            long at = i * EVERY;
+            while (nextMarking <= at) {
+                markings++;
+                proof = nextMarking - 1_000 - random.nextInt(2_000);
+                double live = level + bytesPerSecond * Math.max(0, proof) / 1000;
+                double samples = live / MB * samplesPerMb;
+                proven = noisy(random, live, samples);
+                provenVariance = variance(live, samples);
+                nextMarking += markingEvery / 2 + (long) (random.nextDouble() * markingEvery);
+            }
+            if (markings > 0 && random.nextBoolean()) {
+                proven *= 0.995;
+            }
+            double live = level + bytesPerSecond * at / 1000;
+            double samples = live / MB * samplesPerMb;
+            double allocated = i == 1 ? level + bytesPerSecond * EVERY / 1000 : bytesPerSecond * EVERY / 1000;
+            s.add(new SitePoint(at, (long) samples + 1, markings > 0 ? (long) samples + 1 : 0, live / 1000, markings > 0 ? proven : 0,
+                    markings > 0 ? provenVariance : 0, markings > 0 ? live - proven : live, at / 2, at - random.nextInt(1500),
+                    gcs(at / 2), allocated / 1000, noisy(random, allocated, 10), gcs(at), markings, markings > 0 ? at - proof : -1));
+        }
+        return s;
+    }
 }
