@@ -51,7 +51,7 @@ public final class LeakClassifier {
      * apart (snapshots are, and forced collections come with them).
      */
     static final long SAME_PROOF_MILLIS = 500;
-    /** Proven snapshots for full confidence, and tracked objects. */
+    /** Proven points for full confidence, and tracked objects. */
     static final int FULL_POINTS = 6;
     static final int FULL_TRACKED = 10;
 

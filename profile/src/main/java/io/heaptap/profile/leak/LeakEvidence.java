@@ -8,11 +8,11 @@ package io.heaptap.profile.leak;
  * @param site               the allocation site
  * @param verdict            what its live set looks like
  * @param confidence         0-1: how far the evidence is past the verdict's thresholds, scaled down
- *                           for few proven points (one per marking) or few tracked objects; 0 when undecided
+ *                           for few proven points (one per proof) or few tracked objects; 0 when undecided
  * @param score              leak evidence used for ranking: growth per minute times how sure it
  *                           rises times how much of the oldest objects stay (bytes per minute)
  * @param points             snapshots in the site's window (a count)
- * @param provenPoints       of those, the points the verdict rests on: one per marking in the window (a count)
+ * @param provenPoints       of those, the points the verdict rests on: one per proof by a marking in the window (a count)
  * @param windowMillis       how long the site was watched: from the snapshot before it first appeared
  * @param tracked            tracked live objects at the last snapshot, proven or not (a count)
  * @param liveBytes          estimated proven live bytes at the last snapshot
