@@ -81,7 +81,7 @@ class FieldIndexPathsTest {
     @BeforeAll
     static void capture() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(SamplerSettings.withoutLargeStratum(512, Duration.ofMinutes(1), 64, 1024, 100_000));
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(512, Duration.ofMinutes(1), 64, 1024, 100_000));
         for (int i = 0; i < DERIVED.length; i++) {
             Derived d = new Derived();
             d.held = new ByField(i);

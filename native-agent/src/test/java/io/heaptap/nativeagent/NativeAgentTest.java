@@ -108,7 +108,7 @@ class NativeAgentTest {
     @Test
     void samplesAreAttributedToTheAllocatingMethodAndType() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(SamplerSettings.withoutLargeStratum(64 * 1024, Duration.ofMinutes(1), 64, 1024, 0));
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(64 * 1024, Duration.ofMinutes(1), 64, 1024, 0));
         allocateInts(256L << 20);
         agent.stop();
         NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
@@ -131,7 +131,7 @@ class NativeAgentTest {
     @Test
     void markingAThreadAsHeaptapsAllocatesNothingThatIsSampled() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(SamplerSettings.withoutLargeStratum(1, Duration.ofMinutes(1), 64, 1024, 0));
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(1, Duration.ofMinutes(1), 64, 1024, 0));
         allocateInts(4L << 20);  // past the sample point the JVM drew at its default interval
         for (int i = 0; i < 1000; i++) {
             try (NativeAgent.HeaptapWork outer = NativeAgent.heaptapWork()) {
@@ -161,7 +161,7 @@ class NativeAgentTest {
     @Test
     void clearGivesTheTablesMemoryBack() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(SamplerSettings.withoutLargeStratum(1024, Duration.ofMinutes(1), 64, 65_536, 65_536));
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(1024, Duration.ofMinutes(1), 64, 65_536, 65_536));
         for (int round = 0; round < 4; round++) {
             CallPaths.everyPath(12, 16, 64);
         }
@@ -176,7 +176,7 @@ class NativeAgentTest {
     @Test
     void theDeadlineIsEnforcedNatively() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(SamplerSettings.withoutLargeStratum(16 * 1024, Duration.ofMillis(1), 64, 1024, 0));
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(16 * 1024, Duration.ofMillis(1), 64, 1024, 0));
         long until = System.nanoTime() + Duration.ofMillis(5).toNanos();
         while (System.nanoTime() < until) {
             Thread.onSpinWait();  // let the 1 ms time box pass without allocating
@@ -193,7 +193,7 @@ class NativeAgentTest {
     void startStopStartWorksAndStopReleasesSampling() throws Exception {
         NativeAgent agent = NativeAgent.get();
         for (int round = 0; round < 3; round++) {
-            agent.start(SamplerSettings.withoutLargeStratum(32 * 1024, Duration.ofMinutes(1), 16, 1024, 0));
+            CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(32 * 1024, Duration.ofMinutes(1), 16, 1024, 0));
             assertTrue(agent.isSampling());
             allocateInts(16L << 20);
             agent.stop();
@@ -208,7 +208,7 @@ class NativeAgentTest {
     @Test
     void deepStacksAreCutAtTheDepthAndSaySo() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(SamplerSettings.withoutLargeStratum(8 * 1024, Duration.ofMinutes(1), 4, 1024, 0));
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(8 * 1024, Duration.ofMinutes(1), 4, 1024, 0));
         recurse(20 + ThreadLocalRandom.current().nextInt(2));
         agent.stop();
         NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
@@ -239,7 +239,7 @@ class NativeAgentTest {
     @Test
     void liveTrackingFollowsRetainedObjectsAndResetDeletesEveryWeakRef() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(SamplerSettings.withoutLargeStratum(16 * 1024, Duration.ofMinutes(1), 64, 1024, 100_000));
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(16 * 1024, Duration.ofMinutes(1), 64, 1024, 100_000));
         retain(64 * 1024);   // 64 MiB kept
         allocateInts(256L << 20);  // 256 MiB of garbage
         agent.stop();
@@ -272,7 +272,7 @@ class NativeAgentTest {
         long interval = 64 * 1024;
         int small = 200 * 1024 * 1024 / 1016;
         int large = 500;
-        agent.start(SamplerSettings.withoutLargeStratum(interval, Duration.ofMinutes(1), 64, 1024, 0));
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(interval, Duration.ofMinutes(1), 64, 1024, 0));
         for (int i = 0; i < small; i++) {
             sink = new byte[1000];     // 1,016 bytes
             if (i % (small / large) == 0) {
@@ -313,7 +313,7 @@ class NativeAgentTest {
     void theIntervalChangesMidCaptureAndEstimatesStayUnbiased() throws Exception {
         NativeAgent agent = NativeAgent.get();
         assertFalse(agent.setInterval(1 << 20, -1), "no capture runs: nothing to change");
-        agent.start(SamplerSettings.withoutLargeStratum(16 * 1024, Duration.ofMinutes(1), 64, 1024, 0));
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(16 * 1024, Duration.ofMinutes(1), 64, 1024, 0));
         allocateBytes(64L << 20);
         assertTrue(agent.setInterval(1 << 20, 13_000_000_000L));
         allocateBytes(1L << 30);
@@ -346,7 +346,7 @@ class NativeAgentTest {
     @Test
     void aFullTableIsThinnedNotFrozenAndStaysUnbiased() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(SamplerSettings.withoutLargeStratum(16 * 1024, Duration.ofMinutes(1), 64, 1024, 512));
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(16 * 1024, Duration.ofMinutes(1), 64, 1024, 512));
         retain(64 * 1024);  // ~4096 samples into a 512-entry table: at least 3 thinnings
         agent.stop();
         NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
@@ -371,7 +371,7 @@ class NativeAgentTest {
     @Test
     void extremeSampleRatesWithATinyBudgetStayUnbiased() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(SamplerSettings.withoutLargeStratum(512, Duration.ofMinutes(1), 64, 1024, 256));
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(512, Duration.ofMinutes(1), 64, 1024, 256));
         for (int i = 0; i < 32 * 1024; i++) {
             retained.add(new long[126]);  // 1 KiB kept, 32 MiB in all
             for (int k = 0; k < 4; k++) {
@@ -400,7 +400,7 @@ class NativeAgentTest {
     @Test
     void theLargeObjectStratumIsBoundedAndUnbiased() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(new SamplerSettings(64 * 1024, Duration.ofMinutes(1), 64, 1024, 65_536, 128 * 1024, LARGE_BUDGET));
+        CaptureStart.withFreshTlabs(agent, new SamplerSettings(64 * 1024, Duration.ofMinutes(1), 64, 1024, 65_536, 128 * 1024, LARGE_BUDGET));
         List<byte[]> big = new ArrayList<>();
         for (int i = 0; i < 2_000; i++) {
             big.add(new byte[256 * 1024]);  // 500 MiB in all: keep one in two

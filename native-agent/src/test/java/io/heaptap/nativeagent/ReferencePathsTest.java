@@ -37,7 +37,7 @@ class ReferencePathsTest {
     @BeforeEach
     void capture() throws Exception {
         NativeAgent agent = NativeAgent.get();
-        agent.start(SamplerSettings.withoutLargeStratum(1024, Duration.ofMinutes(1), 64, 1024, 100_000));
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(1024, Duration.ofMinutes(1), 64, 1024, 100_000));
         fill();
         agent.stop();
     }
