@@ -327,17 +327,22 @@ public final class BenchSuite {
             return all;
         }
         List<Tool> chosen = new ArrayList<>(all.stream().filter(t -> toolPrefixes.stream().anyMatch(t.name()::startsWith)).toList());
-        // Any other heaptap setting by name, e.g. 'heaptap 1000/s live' or 'heaptap 128k no-live', to compare settings side by side.
+        // Any other heaptap setting by name, e.g. 'heaptap 1000/s live', 'heaptap 128k no-live' or 'heaptap default no-live',
+        // to compare settings side by side.
         for (String prefix : toolPrefixes) {
             Matcher m = HEAPTAP_SETTING.matcher(prefix.strip());
             if (m.matches() && chosen.stream().noneMatch(t -> t.name().equals(prefix.strip()))) {
-                chosen.add(Tool.heaptap(m.group(1), m.group(2).equals("live")));
+                boolean live = m.group(2).equals("live");
+                chosen.add(m.group(1).equals("default") ? Tool.heaptapDefault(live) : Tool.heaptap(m.group(1), live));
+            } else if (!m.matches() && all.stream().noneMatch(t -> t.name().startsWith(prefix.strip()))) {
+                // a misspelt tool was dropped silently before, and the run measured less than asked
+                throw new IllegalArgumentException("--tools: no tool is named like '" + prefix.strip() + "'");
             }
         }
         return chosen;
     }
 
-    private static final Pattern HEAPTAP_SETTING = Pattern.compile("heaptap (\\d+[kKmM]?|\\d+/s) (live|no-live)");
+    private static final Pattern HEAPTAP_SETTING = Pattern.compile("heaptap (default|\\d+[kKmM]?|\\d+/s) (live|no-live)");
 
     private void overhead(BenchTarget.Jdk jdk, Class<?> target, String title, List<Tool> tools) throws Exception {
         long warm = quick ? SMOKE_MILLIS : 8000;
