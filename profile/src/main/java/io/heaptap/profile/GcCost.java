@@ -56,6 +56,15 @@ public record GcCost(String collector, HeapSizing heap, long windowNanos, List<C
         return new GcCost("unknown", HeapSizing.UNKNOWN, 0, List.of(), HeapAroundGc.NONE, GcCpu.unavailable(reason));
     }
 
+    /**
+     * Whether the heap was read around concurrent cycles (ZGC, Shenandoah) rather than pauses. A
+     * cycle's "before" is its start and its "after" its end, and the application allocates in
+     * between: on a full heap the level after can be as high as before, though the cycle freed much.
+     */
+    public boolean heapReadAroundCycles() {
+        return collectors.stream().anyMatch(c -> c.kind() == CollectorCost.Kind.CYCLES);
+    }
+
     /** Collections in the window: collections and concurrent cycles, not the pauses inside cycles. */
     public long collections() {
         return collectors.stream().filter(c -> c.kind().countsCollections()).mapToLong(CollectorCost::collections).sum();

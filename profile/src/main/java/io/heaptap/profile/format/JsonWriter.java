@@ -246,6 +246,7 @@ public final class JsonWriter implements ProfileWriter {
                 .field("meanBeforeBytes", around.meanBeforeBytes())
                 .field("meanAfterBytes", around.meanAfterBytes())
                 .field("maxAfterBytes", around.maxAfterBytes())
+                .field("concurrentCycles", gc.heapReadAroundCycles())
                 .endObject();
         j.name("cpu").beginObject()
                 .field("available", cpu.available())

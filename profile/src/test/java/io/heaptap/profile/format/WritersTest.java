@@ -139,6 +139,25 @@ class WritersTest {
     }
 
     @Test
+    void aroundConcurrentCyclesTheHeapIsReadAtTheirStartAndEnd() {
+        // ZGC on a full heap: the application refills during a cycle what the cycle frees, so the
+        // level at its end can be above the level at its start, and must not read as "after a collection".
+        GcCost zgc = new GcCost("ZGC (generational)", new HeapSizing(64L << 20, 64L << 20, 64L << 20, 64L << 20), 4_600_000_000L,
+                List.of(new CollectorCost("ZGC Minor Cycles", CollectorCost.Kind.CYCLES, 420, 3907),
+                        new CollectorCost("ZGC Minor Pauses", CollectorCost.Kind.CYCLE_PAUSES, 1278, 14)),
+                new HeapAroundGc(420, 62L << 20, 63L << 20, 64L << 20),
+                new GcCpu(true, null, 4_000_000_000L, 6_000_000_000L, 7, List.of("ZWorkerYoung#"), null));
+        String t = new String(ProfileWriter.toBytes(profile(zgc), ProfileFormat.TEXT), StandardCharsets.UTF_8);
+        assertTrue(t.contains("heap used at the start -> end of a concurrent cycle: 62.0 MiB -> 63.0 MiB on average, at most "
+                + "64.0 MiB at an end (the application allocates during a cycle: the gap understates what a cycle freed)"), t);
+        assertTrue(!t.contains("before -> after a collection"), t);
+        String j = new String(ProfileWriter.toBytes(profile(zgc), ProfileFormat.JSON), StandardCharsets.UTF_8);
+        assertTrue(j.contains("\"maxAfterBytes\":67108864,\"concurrentCycles\":true}"), j);
+        String g1 = text(ProfileFormat.JSON);
+        assertTrue(g1.contains("\"maxAfterBytes\":31457280,\"concurrentCycles\":false}"), g1);
+    }
+
+    @Test
     void unavailableCpuIsSaidAndPausesAloneCanRaiseTheAlarm() {
         GcCost gc = new GcCost("Parallel", HeapSizing.UNKNOWN, 10_000_000_000L,
                 List.of(new CollectorCost("PS Scavenge", CollectorCost.Kind.PAUSES, 50, 900)), HeapAroundGc.NONE,
