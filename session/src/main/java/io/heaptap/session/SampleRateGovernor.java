@@ -19,6 +19,14 @@ final class SampleRateGovernor {
     /** 64 MiB: 5,000 samples/s up to about 300 GB/s; larger would leave a capture nearly empty. */
     static final long CEILING = 64L << 20;
 
+    /**
+     * 50 ms: a shorter reading is no reading. The timer runs readings at a fixed rate, so after a
+     * stall (a profile built under the controller's lock, a forced GC, the process descheduled) it
+     * runs the overdue ones back to back, microseconds apart; one sample in 50 us reads as 20,000/s,
+     * and the interval would jump 4x for a period on nothing. The samples wait for the next reading.
+     */
+    static final long MIN_READING_NANOS = 50_000_000L;
+
     private final int target;
     private long interval;
     private long minInterval;
@@ -47,7 +55,7 @@ final class SampleRateGovernor {
     /** The interval to sample at from now on, given the samples recorded so far; unchanged inside the band. */
     long next(long samples, long nanos) {
         long elapsed = nanos - lastNanos;
-        if (elapsed <= 0) {
+        if (elapsed < MIN_READING_NANOS) {
             return interval;
         }
         double rate = Math.max(0, samples - lastSamples) * 1e9 / elapsed;

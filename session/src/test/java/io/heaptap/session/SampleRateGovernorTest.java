@@ -95,4 +95,21 @@ class SampleRateGovernorTest {
         SampleRateGovernor governor = new SampleRateGovernor(TARGET, 512 * 1024, 100, 5 * SECOND);
         assertEquals(512 * 1024, governor.next(1_000_000, 5 * SECOND));
     }
+
+    @Test
+    void overdueReadingsRunBackToBackMeasureNothingUntilTheSpanIsLongEnough() {
+        long ms = 1_000_000L;
+        // Steady at the target: 500 samples per 100 ms at 512 KiB.
+        SampleRateGovernor governor = new SampleRateGovernor(TARGET, 512 * 1024, 0, 0);
+        assertEquals(512 * 1024, governor.next(500, 100 * ms));
+        // A 400 ms stall, then the timer's overdue readings 20 us apart, one sample between two of them:
+        // read alone, that is 50,000 samples/s and a 8x jump of the interval.
+        assertEquals(512 * 1024, governor.next(2_500, 500 * ms));
+        assertEquals(512 * 1024, governor.next(2_501, 500 * ms + 20_000), "20 us: no reading");
+        assertEquals(512 * 1024, governor.next(2_501, 500 * ms + 40_000));
+        assertEquals(512 * 1024, governor.maxInterval(), "the report's range holds no jump either");
+        // The samples wait for the next reading long enough to measure a rate, which counts them all.
+        assertEquals(512 * 1024, governor.next(3_000, 600 * ms));
+        assertEquals(1024 * 1024, governor.next(3_000 + 1_100, 700 * ms), "11,000 samples/s over 100 ms: twice the interval");
+    }
 }
