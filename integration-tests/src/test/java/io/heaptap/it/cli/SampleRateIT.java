@@ -88,8 +88,14 @@ class SampleRateIT {
                 capture.get("samplesPerSecond").asLong()));
         report.add("| site | true bytes | estimated bytes | error | samples | sigma (reported) |");
         List<String> failures = new ArrayList<>();
+        double stormSamples = 0;
+        double stormBytes = 0;
         for (Site site : truth) {
             double[] est = totals(profile, site.method(), site.caller());
+            if (site.method().startsWith("storm")) {
+                stormSamples += est[1];
+                stormBytes += site.bytes();
+            }
             double error = est[0] / site.bytes() - 1;
             double sigma = est[2] / est[0];
             report.add(String.format(Locale.ROOT, "| %s | %,d | %,.0f | %+.2f%% | %,.0f | %.2f%% |", site.name(), site.bytes(), est[0],
@@ -108,7 +114,15 @@ class SampleRateIT {
         assertTrue(failures.isEmpty(), failures + "\n" + table);
         assertEquals(5000, capture.get("sampleRateTarget").asLong(), table);
         assertEquals(FLOOR, capture.get("intervalMinBytes").asLong(), "quiet: the floor\n" + table);
-        assertTrue(capture.get("intervalMaxBytes").asLong() >= 4 * FLOOR, "the storm raised the interval\n" + table);
+        // The capture starts at 512 KiB, so the range's top says nothing about the storm; its samples do. Kept at the
+        // floor, a storm of R bytes/s gives R / 32 KiB samples a second; at 4 x the target's rate or more the first
+        // reading raises the interval at least 4x, so at most about 30% of that count remains (a slow storm on a
+        // loaded machine may stay inside the target's band, and then nothing has to move).
+        double atTheFloor = stormBytes / FLOOR;
+        if (counts.get("stormBytesPerSecond") >= 4.0 * 5000 * FLOOR) {
+            assertTrue(stormSamples <= atTheFloor / 2, "the storm raised the interval: " + stormSamples + " samples, "
+                    + atTheFloor + " at the floor\n" + table);
+        }
         assertEquals(FLOOR, capture.get("intervalBytes").asLong(), "back at the floor after the storm\n" + table);
     }
 
