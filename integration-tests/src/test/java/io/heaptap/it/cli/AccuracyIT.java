@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.heaptap.it.support.HeaptapCli;
 import io.heaptap.it.support.HeaptapCli.Result;
 import io.heaptap.it.support.Jdk;
+import io.heaptap.it.support.Jmx;
 import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
@@ -20,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+
+import javax.management.remote.JMXConnector;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -42,6 +45,11 @@ class AccuracyIT {
     static final long INTERVAL = 512 * 1024;
     static final double SIGMAS = 4;
     static final int DEFAULTS_SECONDS = 10;
+    /**
+     * Samples for the defaults test's power: the smallest sites hold 15% of the bytes each, so about
+     * 36,000 samples put their sigma at 5.5% / 4. A 10 s capture took 55,000-80,000 on an idle machine.
+     */
+    static final long DEFAULTS_MIN_SAMPLES = 50_000;
 
     record Site(String name, String method, String caller, long objects, long objectSize) {
         long bytes() {
@@ -100,25 +108,42 @@ class AccuracyIT {
     /**
      * Issue #16's goal: a 10 s capture at the default settings (no --interval: the sample-rate
      * target chooses the interval, and on JDK 11-24 the JVM's own interval stays small) is within 5%
-     * per site. The workload repeats whole rounds for 10 s, so the truth is known exactly.
+     * per site. The workload repeats whole rounds for 10 s, so the truth is known exactly (5 s more,
+     * up to twice, where a loaded machine gave too few samples to test 5% at 4 sigma).
      */
     @ParameterizedTest
     @MethodSource("jdks")
     void atTheDefaultsA10SecondCaptureMatchesTheKnownTruth(Jdk jdk) throws Exception {
         JsonNode profile;
         long rounds;
+        int seconds;
         try (TargetJvm target = TargetJvm.start(jdk, KnownAllocations.class)) {
             String pid = Long.toString(target.pid());
             Result started = HeaptapCli.run("start", pid, "--duration", "10m");
             assertEquals(0, started.exitCode(), started::toString);
             target.send("for " + DEFAULTS_SECONDS);
             rounds = Long.parseLong(target.awaitLine("done", Duration.ofMinutes(2)).substring("done ".length()).trim());
+            seconds = DEFAULTS_SECONDS;
+            // The sample-rate target keeps the rate anywhere in [target/2, 2 x target], and a loaded machine slows the
+            // workload: 10 s may give too few samples for the power check below (4 sigma <= 5%). More whole rounds
+            // then, as a user would capture longer; the label says how long.
+            try (JMXConnector c = Jmx.local(target.pid())) {
+                while (samples(c) < DEFAULTS_MIN_SAMPLES && seconds < 2 * DEFAULTS_SECONDS) {
+                    target.send("for " + DEFAULTS_SECONDS / 2);
+                    rounds += Long.parseLong(target.awaitLine("done", Duration.ofMinutes(2)).substring("done ".length()).trim());
+                    seconds += DEFAULTS_SECONDS / 2;
+                }
+            }
             profile = stopAndDump(pid);
         }
         JsonNode capture = profile.get("capture");
-        String label = String.format(Locale.ROOT, "defaults, %d s, %d rounds, interval %s-%s B", DEFAULTS_SECONDS, rounds,
+        String label = String.format(Locale.ROOT, "defaults, %d s, %d rounds, interval %s-%s B", seconds, rounds,
                 capture.path("intervalMinBytes").asText("?"), capture.path("intervalMaxBytes").asText("?"));
         compare(jdk, label, "accuracy-defaults.md", profile, truth(rounds));
+    }
+
+    static long samples(JMXConnector c) throws Exception {
+        return ((Number) c.getMBeanServerConnection().getAttribute(Jmx.NAME, "Samples")).longValue();
     }
 
     static JsonNode stopAndDump(String pid) throws Exception {
