@@ -261,7 +261,8 @@ class ControllerTest {
         assertEquals(run.since(), cumulative.info().startedAt(), "cumulative since continuous sampling began");
         assertTrue(cumulative.info().intervals().adaptive());
 
-        controller.start(capture(Duration.ofMillis(300)), "cli");
+        // 2 s, not less: the checks of the running window below must come before its end on a loaded machine.
+        controller.start(capture(Duration.ofSeconds(2)), "cli");
         assertEquals("started", nextEvent());
         assertEquals(List.of("begin"), sampler.windowCalls);
         assertEquals(SessionState.RECORDING, controller.status().state());

@@ -70,7 +70,8 @@ class JmxIT {
             BlockingQueue<Notification> notifications = new LinkedBlockingQueue<>();
             s.addNotificationListener(NAME, (n, handback) -> notifications.add(n), null, null);
 
-            s.invoke(NAME, "start", new Object[] {"2s", "64k", true}, START);
+            // 5 s: the checks of the running capture below must come before its time box ends on a loaded machine.
+            s.invoke(NAME, "start", new Object[] {"5s", "64k", true}, START);
             assertEquals("recording", s.getAttribute(NAME, "State"));
             assertEquals(65536L, s.getAttribute(NAME, "SamplingIntervalBytes"));
             assertEquals("64.0 KiB (fixed)", s.getAttribute(NAME, "Sampling"));
