@@ -19,7 +19,7 @@ package io.heaptap.nativeagent;
  * {@link #MAX_BEFORE_JDK_25} (cost halved; accuracy as measured above), and no further: accuracy
  * comes first on these JDKs. It
  * comes down again when half the interval would stay under half that rate, so a rate near a
- * threshold does not flip it every second.
+ * threshold does not flip it at every reading.
  */
 public final class JvmSamplingInterval {
     /** The JVM's interval on JDK 11-24 (R/TLAB at most 1/64 on G1's 512 KiB TLAB cap). */

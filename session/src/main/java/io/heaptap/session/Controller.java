@@ -321,10 +321,14 @@ public final class Controller {
     /**
      * One reading of a sample-rate target, for a capture or for continuous sampling. The interval is
      * set at every reading, not only when it moves: before JDK 25 the JVM's own interval also follows
-     * the allocation rate (JvmSamplingInterval). False only when sampling has just ended.
+     * the allocation rate (JvmSamplingInterval). An overdue reading right after another is skipped
+     * whole: over microseconds neither the sample rate nor the allocation rate can be measured.
      */
     private void govern(SampleRateGovernor rateTarget) {
         long now = System.nanoTime();
+        if (!rateTarget.due(now)) {
+            return;
+        }
         agent.setInterval(rateTarget.next(agent.sampleCount(), now), allocationRate.next(now));
     }
 

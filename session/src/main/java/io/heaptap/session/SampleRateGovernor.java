@@ -52,12 +52,17 @@ final class SampleRateGovernor {
         this.lastNanos = nanos;
     }
 
+    /** Whether a reading at {@code nanos} spans enough time to measure a rate ({@link #MIN_READING_NANOS}). */
+    boolean due(long nanos) {
+        return nanos - lastNanos >= MIN_READING_NANOS;
+    }
+
     /** The interval to sample at from now on, given the samples recorded so far; unchanged inside the band. */
     long next(long samples, long nanos) {
-        long elapsed = nanos - lastNanos;
-        if (elapsed < MIN_READING_NANOS) {
+        if (!due(nanos)) {
             return interval;
         }
+        long elapsed = nanos - lastNanos;
         double rate = Math.max(0, samples - lastSamples) * 1e9 / elapsed;
         lastSamples = samples;
         lastNanos = nanos;

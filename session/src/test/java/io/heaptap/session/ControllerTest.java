@@ -301,7 +301,7 @@ class ControllerTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AWAIT_SECONDS);
         while (!wanted.test(sampler.lastInterval)) {
             assertTrue(System.nanoTime() < deadline, what + ": the interval is still " + sampler.lastInterval);
-            Thread.sleep(20);  // polls the governor's effect; each reading is a second apart
+            Thread.sleep(20);  // polls the governor's effect; its readings are 100 ms apart
         }
     }
 }

@@ -105,10 +105,12 @@ class SampleRateGovernorTest {
         // A 400 ms stall, then the timer's overdue readings 20 us apart, one sample between two of them:
         // read alone, that is 50,000 samples/s and a 8x jump of the interval.
         assertEquals(512 * 1024, governor.next(2_500, 500 * ms));
+        assertTrue(!governor.due(500 * ms + 20_000), "the session skips the whole reading, the allocation rate's too");
         assertEquals(512 * 1024, governor.next(2_501, 500 * ms + 20_000), "20 us: no reading");
         assertEquals(512 * 1024, governor.next(2_501, 500 * ms + 40_000));
         assertEquals(512 * 1024, governor.maxInterval(), "the report's range holds no jump either");
         // The samples wait for the next reading long enough to measure a rate, which counts them all.
+        assertTrue(governor.due(600 * ms));
         assertEquals(512 * 1024, governor.next(3_000, 600 * ms));
         assertEquals(1024 * 1024, governor.next(3_000 + 1_100, 700 * ms), "11,000 samples/s over 100 ms: twice the interval");
     }

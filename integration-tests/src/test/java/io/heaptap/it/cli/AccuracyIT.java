@@ -124,9 +124,9 @@ class AccuracyIT {
             target.send("for " + DEFAULTS_SECONDS);
             rounds = Long.parseLong(target.awaitLine("done", Duration.ofMinutes(2)).substring("done ".length()).trim());
             seconds = DEFAULTS_SECONDS;
-            // The sample-rate target keeps the rate anywhere in [target/2, 2 x target], and a loaded machine slows the
-            // workload: 10 s may give too few samples for the power check below (4 sigma <= 5%). More whole rounds
-            // then, as a user would capture longer; the label says how long.
+            // The sample-rate target lets the rate settle anywhere in [target/2, 2 x target]: 10 s may give too few
+            // samples for the power check below (4 sigma <= 5%). More whole rounds then, as a user would capture
+            // longer; the label says how long.
             try (JMXConnector c = Jmx.local(target.pid())) {
                 while (samples(c) < DEFAULTS_MIN_SAMPLES && seconds < 2 * DEFAULTS_SECONDS) {
                     target.send("for " + DEFAULTS_SECONDS / 2);

@@ -38,7 +38,8 @@ class SampleRateIT {
     /**
      * Every site must be estimated at least this well for the 4-sigma check to mean something. The
      * quiet site after the storm is the loosest: the reading that spans the storm's end lowers the
-     * interval only part of the way, so its first second or two is sampled coarsely (3.3-7.8% seen).
+     * interval only part of the way, so its first second or two is sampled coarsely (3.3-7.8% seen over
+     * 5 s of quiet, 1.4-2.3% over the 10 s it lasts now).
      */
     static final double MAX_SIGMA = 0.10;
     static final long FLOOR = 32 * 1024;
@@ -115,13 +116,15 @@ class SampleRateIT {
         assertEquals(5000, capture.get("sampleRateTarget").asLong(), table);
         assertEquals(FLOOR, capture.get("intervalMinBytes").asLong(), "quiet: the floor\n" + table);
         // The capture starts at 512 KiB, so the range's top says nothing about the storm; its samples do. Kept at the
-        // floor, a storm of R bytes/s gives R / 32 KiB samples a second; at 4 x the target's rate or more the first
+        // floor, a storm of R bytes/s gives R / 32 KiB samples a second; at 2.83 x the target's rate or more the first
         // reading raises the interval at least 4x, so at most about 30% of that count remains (a slow storm on a
         // loaded machine may stay inside the target's band, and then nothing has to move).
         double atTheFloor = stormBytes / FLOOR;
-        if (counts.get("stormBytesPerSecond") >= 4.0 * 5000 * FLOOR) {
+        if (counts.get("stormBytesPerSecond") >= 2 * Math.sqrt(2) * 5000 * FLOOR) {  // rate/target rounds to a 4x jump
             assertTrue(stormSamples <= atTheFloor / 2, "the storm raised the interval: " + stormSamples + " samples, "
                     + atTheFloor + " at the floor\n" + table);
+        } else {
+            System.out.println("SampleRateIT (" + jdk + "): the storm was too slow to have to raise the interval; not checked");
         }
         assertEquals(FLOOR, capture.get("intervalBytes").asLong(), "back at the floor after the storm\n" + table);
     }

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * allocates: on "go" it allocates about 16 MB/s for 5 s (quietBefore), then two threads allocate as
  * fast as they can for 3 s (stormTiny, stormRecord), then 16 MB/s for 10 s (quietAfter), and prints
  * "done" with each site's object count and the two rates. The phases are timed here, in the
- * workload (a sample-rate target reads the sample count once a second, so each phase spans several
+ * workload (a sample-rate target reads the sample count every 100 ms, so each phase spans many
  * readings on any machine); the test learns the truth from the counts, not from the timing.
  * Every object escapes to a volatile field so the JIT cannot remove an allocation.
  */
