@@ -4,8 +4,9 @@ import java.lang.management.ManagementFactory;
 
 /**
  * The application's allocation rate, from the JVM's own count of bytes allocated by all threads
- * (exact, and read at each of the sample-rate target's readings, every 100 ms: cheap). Before JDK 25 the native agent raises the JVM's sampling
- * interval with it, since every JVM sample costs there even when the agent drops it
+ * (exact, and read at each of the sample-rate target's readings, every 100 ms: cheap). Before
+ * JDK 25 the native agent raises the JVM's sampling interval with it, since every JVM sample costs
+ * there even when the agent drops it
  * ({@code JvmSamplingInterval}).
  */
 final class AllocationRate {

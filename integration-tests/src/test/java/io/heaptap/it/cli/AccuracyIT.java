@@ -121,16 +121,14 @@ class AccuracyIT {
             String pid = Long.toString(target.pid());
             Result started = HeaptapCli.run("start", pid, "--duration", "10m");
             assertEquals(0, started.exitCode(), started::toString);
-            target.send("for " + DEFAULTS_SECONDS);
-            rounds = Long.parseLong(target.awaitLine("done", Duration.ofMinutes(2)).substring("done ".length()).trim());
+            rounds = roundsFor(target, DEFAULTS_SECONDS);
             seconds = DEFAULTS_SECONDS;
             // The sample-rate target lets the rate settle anywhere in [target/2, 2 x target]: 10 s may give too few
             // samples for the power check below (4 sigma <= 5%). More whole rounds then, as a user would capture
             // longer; the label says how long.
             try (JMXConnector c = Jmx.local(target.pid())) {
                 while (samples(c) < DEFAULTS_MIN_SAMPLES && seconds < 2 * DEFAULTS_SECONDS) {
-                    target.send("for " + DEFAULTS_SECONDS / 2);
-                    rounds += Long.parseLong(target.awaitLine("done", Duration.ofMinutes(2)).substring("done ".length()).trim());
+                    rounds += roundsFor(target, DEFAULTS_SECONDS / 2);
                     seconds += DEFAULTS_SECONDS / 2;
                 }
             }
@@ -140,6 +138,12 @@ class AccuracyIT {
         String label = String.format(Locale.ROOT, "defaults, %d s, %d rounds, interval %s-%s B", seconds, rounds,
                 capture.path("intervalMinBytes").asText("?"), capture.path("intervalMaxBytes").asText("?"));
         compare(jdk, label, "accuracy-defaults.md", profile, truth(rounds));
+    }
+
+    /** Has the workload repeat whole rounds for {@code seconds}; the rounds it ran. */
+    static long roundsFor(TargetJvm target, int seconds) throws Exception {
+        target.send("for " + seconds);
+        return Long.parseLong(target.awaitLine("done", Duration.ofMinutes(2)).substring("done ".length()).trim());
     }
 
     static long samples(JMXConnector c) throws Exception {

@@ -56,13 +56,11 @@ public final class GcText {
         if (h.collections() == 0) {
             return "";
         }
-        if (gc.heapReadAroundCycles()) {
-            return String.format(Locale.ROOT, "heap used at the start -> end of a concurrent cycle: %s -> %s on average, at most %s "
-                            + "at an end (the application allocates during a cycle: the gap understates what a cycle freed)",
-                    HumanUnits.formatBytes(h.meanBeforeBytes()), HumanUnits.formatBytes(h.meanAfterBytes()),
-                    HumanUnits.formatBytes(h.maxAfterBytes()));
-        }
-        return String.format(Locale.ROOT, "heap used before -> after a collection: %s -> %s on average, at most %s after",
+        String template = gc.heapReadAroundCycles()
+                ? "heap used at the start -> end of a concurrent cycle: %s -> %s on average, at most %s at an end "
+                        + "(the application allocates during a cycle: the gap understates what a cycle freed)"
+                : "heap used before -> after a collection: %s -> %s on average, at most %s after";
+        return String.format(Locale.ROOT, template,
                 HumanUnits.formatBytes(h.meanBeforeBytes()), HumanUnits.formatBytes(h.meanAfterBytes()),
                 HumanUnits.formatBytes(h.maxAfterBytes()));
     }
