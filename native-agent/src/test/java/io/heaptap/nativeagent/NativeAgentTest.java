@@ -381,11 +381,17 @@ class NativeAgentTest {
         agent.stop();
         NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
         assertTrue(snapshot.live().thinnings() >= 8, "thinnings: " + snapshot.live().thinnings());
-        double live = snapshot.sites().stream().filter(s -> s.type().equals("long[]"))
-                .mapToDouble(s -> s.live().estimatedBytes()).sum();
-        // ~128-256 tracked objects of equal weight: relative sd under 9%, so 40% is over 4 sigma
-        double relative = live / (32.0 * 1024 * 1024);
-        assertTrue(relative > 0.6 && relative < 1.4, "live estimate/truth = " + relative + " " + snapshot.live());
+        List<AllocationSite> kept = snapshot.sites().stream().filter(s -> s.type().equals("long[]")).toList();
+        double live = kept.stream().mapToDouble(s -> s.live().estimatedBytes()).sum();
+        double sigma = Math.sqrt(kept.stream().mapToDouble(s -> s.live().proven().bytes().variance()
+                + s.live().unexamined().bytes().variance()).sum());
+        // The table holds the garbage too, so only about 64 long[] of equal weight are left at keep 1/1024: a
+        // relative sd of about 13% (40 runs: mean 1.003, sd 0.133). A fixed 40% band was 3 sigma, and failed once
+        // at 1.46 (81 tracked); the check is against the reported sigma, which must itself be small enough to mean something.
+        double truth = 32.0 * 1024 * 1024;
+        String what = "live estimate/truth = " + live / truth + ", reported sigma " + sigma / truth + " " + snapshot.live();
+        assertTrue(sigma / truth < 0.2, what);
+        assertTrue(Math.abs(live - truth) <= 4 * sigma, what);
         agent.clear();
         assertEquals(0, agent.weakRefs());
         retained.clear();
