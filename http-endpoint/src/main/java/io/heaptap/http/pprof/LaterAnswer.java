@@ -7,6 +7,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -23,31 +25,48 @@ final class LaterAnswer {
     /**
      * @param endsEarly when it completes before the window ends, the answer is made at once (what it
      *                  waited on ended: continuous sampling stopped); null for never
-     * @param release   runs exactly once when the answer completes, in every way it can (may be a no-op)
+     * @param release   runs exactly once however the answer ends (may be a no-op): before it completes when it
+     *                  is answered, failed or refused; after, when it is cancelled
      */
     static <T> CompletableFuture<T> after(ScheduledExecutorService timer, Executor workers, int seconds, Supplier<T> work,
                                           Runnable onCancel, CompletionStage<?> endsEarly, Runnable release) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        result.whenComplete((answer, failure) -> release.run());
-        Runnable answer = () -> {
-            try {
-                result.complete(work.get());
-            } catch (RuntimeException | Error e) {  // an answer that never completes would keep what it holds
-                result.completeExceptionally(e);
+        // Given back before the answer completes, so a client that sees it and asks again at once finds the
+        // budget free; whoever cancels gives it back through the whenComplete below. Exactly once either way.
+        AtomicBoolean given = new AtomicBoolean();
+        Runnable giveBack = () -> {
+            if (given.compareAndSet(false, true)) {
+                release.run();
             }
+        };
+        result.whenComplete((answer, failure) -> giveBack.run());
+        Consumer<Throwable> fail = failure -> {
+            giveBack.run();
+            result.completeExceptionally(failure);
+        };
+        Runnable answer = () -> {
+            T made;
+            try {
+                made = work.get();
+            } catch (RuntimeException | Error e) {  // an answer that never completes would keep what it holds
+                fail.accept(e);
+                return;
+            }
+            giveBack.run();
+            result.complete(made);
         };
         Runnable dispatch = () -> {
             try {
                 workers.execute(answer);
             } catch (RejectedExecutionException busy) {
-                result.completeExceptionally(busy);
+                fail.accept(busy);
             }
         };
         ScheduledFuture<?> wait;
         try {
             wait = timer.schedule(dispatch, seconds, TimeUnit.SECONDS);
         } catch (RejectedExecutionException closing) {
-            result.completeExceptionally(closing);
+            fail.accept(closing);
             return result;
         }
         if (endsEarly != null) {

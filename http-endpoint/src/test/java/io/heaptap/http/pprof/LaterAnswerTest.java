@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * An answer after a window gives back what the request holds (a delta's baseline and its budget)
  * exactly once, however it ends: answered, failed, refused by busy workers, refused by a closing
- * timer, or cancelled mid-wait because the client went away.
+ * timer, or cancelled mid-wait because the client went away. Whoever sees an answer sees it given
+ * back already (it was once given back just after, and 4 in 3,000 runs read it still held).
  */
 class LaterAnswerTest {
     /** Generous: a loaded 2-core machine may be slow to run a timer, never this slow. */
