@@ -55,7 +55,15 @@ final class LaterAnswer {
             giveBack.run();
             result.complete(made);
         };
+        // Both the timer and endsEarly dispatch, and only the first may: the answer's own release ends what it
+        // waits on (a baseline's close completes its whenClosed), which can come before the timer's task counts
+        // as done, so cancelling that task is no test. A second run reserved a decode's budget again for nothing,
+        // and once the release came first it could answer 409 in place of the first run's 503.
+        AtomicBoolean dispatched = new AtomicBoolean();
         Runnable dispatch = () -> {
+            if (result.isDone() || !dispatched.compareAndSet(false, true)) {
+                return;  // cancelled or refused already, or dispatched by the other
+            }
             try {
                 workers.execute(answer);
             } catch (RejectedExecutionException busy) {
@@ -71,9 +79,8 @@ final class LaterAnswer {
         }
         if (endsEarly != null) {
             endsEarly.whenComplete((ended, failure) -> {
-                if (wait.cancel(false)) {  // false: the window ended already, or the client went away
-                    dispatch.run();
-                }
+                wait.cancel(false);  // the hour's wait leaves the timer's queue
+                dispatch.run();
             });
         }
         result.whenComplete((response, failure) -> {

@@ -101,6 +101,35 @@ class LaterAnswerTest {
         assertEquals(1, ran.getCount());
     }
 
+    /**
+     * The release of a delta's baseline ends what the answer waits on (its close completes whenClosed):
+     * that must not dispatch the work again. The answer here runs inside the timer's task, before the
+     * task counts as done (a worker can be that quick), so cancelling the task succeeds after the work ran.
+     */
+    @Test
+    void theWorkRunsOnceWhenItsOwnReleaseEndsWhatItWaitsOn() throws Exception {
+        CompletableFuture<Void> closed = new CompletableFuture<>();
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch returned = new CountDownLatch(1);
+        Executor inTheTimersTask = task -> {
+            try {
+                returned.await();  // every listener is in place, as when a window of seconds ends
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            task.run();
+        };
+        CompletableFuture<String> answer = LaterAnswer.after(timer, inTheTimersTask, 0, () -> "delta, run " + runs.incrementAndGet(),
+                cancelled::incrementAndGet, closed, () -> {
+                    released.incrementAndGet();
+                    closed.complete(null);  // what DeltaBaseline.close does
+                });
+        returned.countDown();
+        assertEquals("delta, run 1", answer.get(AWAIT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(1, runs.get(), "the work ran once");
+        assertEquals(1, released.get());
+    }
+
     @Test
     void whatItWaitsOnEndingAnswersAtOnce() throws Exception {
         CompletableFuture<Void> stopped = new CompletableFuture<>();
