@@ -1,5 +1,7 @@
 #include "sampler.h"
 
+#include <sched.h>
+
 #include <cstdlib>
 
 #include "memoryRelease.h"
@@ -78,15 +80,30 @@ void Sampler::disableEvents() {
 
 void Sampler::stop() {
     std::lock_guard<std::mutex> guard(control_);
-    sampling_.store(false, std::memory_order_release);
+    sampling_.store(false);
     disableEvents();
+    awaitSamplesInFlight();
     live_.disable();  // objects tracked so far stay tracked until clear()
+}
+
+// A thread that passed onSample's sampling_ test just before stop() still records its sample (its
+// stack walk takes microseconds), so a snapshot read after stop() could change, and one that clear()
+// raced could leave a live entry naming a site of the store it just emptied. sampling_ is stored and
+// inFlight_ read sequentially consistent, and onSample does the opposite: either the thread sees
+// sampling off, or this sees it in flight. Bounded: a thread suspended inside a callback (a debugger)
+// must not hang stop(); after a second the old behaviour stands (the store's generation check).
+void Sampler::awaitSamplesInFlight() {
+    int64_t giveUpAt = monotonicNanos() + 1000000000;
+    while (inFlight_.load() != 0 && monotonicNanos() < giveUpAt) {
+        sched_yield();
+    }
 }
 
 void Sampler::clear(JNIEnv* jni) {
     std::lock_guard<std::mutex> guard(control_);
-    sampling_.store(false, std::memory_order_release);
+    sampling_.store(false);
     disableEvents();
+    awaitSamplesInFlight();
     uint64_t generation = generation_.load() + 1;
     generation_.store(generation);
     live_.clear(jni);
@@ -159,8 +176,20 @@ bool Sampler::setInterval(int64_t intervalBytes, int64_t jvmIntervalBytes) {
     return true;
 }
 
+namespace {
+// Counts a call in flight from its entry to its return (awaitSamplesInFlight).
+struct InFlight {
+    std::atomic<int32_t>& count;
+    explicit InFlight(std::atomic<int32_t>& c) : count(c) { count.fetch_add(1); }
+    ~InFlight() { count.fetch_sub(1); }
+    InFlight(const InFlight&) = delete;
+    InFlight& operator=(const InFlight&) = delete;
+};
+}  // namespace
+
 void Sampler::onSample(JNIEnv* jni, jthread, jobject object, jclass klass, jlong size, int64_t weightInterval) {
-    if (!sampling_.load(std::memory_order_acquire)) {
+    InFlight inFlight(inFlight_);
+    if (!sampling_.load()) {
         return;
     }
     uint64_t generation = generation_.load(std::memory_order_acquire);

@@ -35,6 +35,7 @@ class Sampler {
     // admit() thins its samples down to intervalBytes (samplingThinner.h).
     StartResult start(int64_t intervalBytes, int64_t jvmIntervalBytes, int64_t durationNanos, const Limits& limits,
                       const LiveSettings& live, std::string& error);
+    // Returns once no sample is being recorded: whatever is read after it no longer changes.
     void stop();
     // Changes the interval of the running capture (the session's sample-rate target): the agent's
     // at once, the JVM's for each thread from its next sample on (samplingThinner.h). False when
@@ -62,10 +63,12 @@ class Sampler {
 
   private:
     void disableEvents();
+    void awaitSamplesInFlight();
 
     jvmtiEnv* const jvmti_;
     std::mutex control_;  // serialises start / stop / clear
     std::atomic<bool> sampling_{false};
+    std::atomic<int32_t> inFlight_{0};  // onSample calls between their entry and their last write
     std::atomic<int64_t> deadlineNanos_{0};
     std::atomic<int64_t> interval_{512 * 1024};
     std::atomic<int64_t> jvmInterval_{512 * 1024};

@@ -24,6 +24,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -202,6 +204,54 @@ class NativeAgentTest {
             allocateInts(16L << 20);
             assertEquals(samples, agent.snapshot(LiveFilter.NONE, LiveProof.NONE).samples(), "no samples after stop");
             assertTrue(samples > 0);
+        }
+    }
+
+    /**
+     * A sample whose thread passed the "sampling?" test just before stop() is still being recorded
+     * (its stack walk takes microseconds): stop() returns only once it is, so what is read after stop()
+     * no longer changes. Two threads allocate small arrays at a 512-byte interval, inside a callback
+     * most of the time; each counts the allocations it finished, and an allocation that was sampled
+     * finishes only after its callback returned.
+     */
+    @Test
+    void stopReturnsOnlyOnceTheSamplesInFlightAreRecorded() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicLongArray finished = new AtomicLongArray(2);
+        List<Thread> allocators = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            int slot = t;
+            Thread allocator = new Thread(() -> {
+                while (!done.get()) {
+                    sink = new long[8];
+                    finished.incrementAndGet(slot);
+                }
+            }, "allocator-" + t);
+            allocator.setDaemon(true);
+            allocator.start();
+            allocators.add(allocator);
+        }
+        try {
+            for (int round = 0; round < 20; round++) {
+                agent.start(SamplerSettings.withoutLargeStratum(512, Duration.ofMinutes(1), 64, 1024, 0));
+                while (agent.sampleCount() < 1_000) {
+                    Thread.onSpinWait();  // each allocator joins at its next TLAB refill
+                }
+                agent.stop();
+                long atStop = agent.sampleCount();
+                long first = finished.get(0);
+                long second = finished.get(1);
+                while (finished.get(0) < first + 2 || finished.get(1) < second + 2) {
+                    Thread.onSpinWait();  // every allocation sampled before stop() has finished
+                }
+                assertEquals(atStop, agent.sampleCount(), "round " + round + ": a sample was recorded after stop() returned");
+            }
+        } finally {
+            done.set(true);
+            for (Thread allocator : allocators) {
+                allocator.join();
+            }
         }
     }
 
