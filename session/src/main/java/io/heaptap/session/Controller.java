@@ -540,6 +540,25 @@ public final class Controller {
     }
 
     /**
+     * The capture a scrape started at {@code at} for its window (pprof's {@code ?seconds=N} on an idle
+     * JVM), ended now if its time box has not ended it yet, handed to {@code use} as {@link #withProfile}
+     * does. The window and the time box end on two timers: without this the answer could come while the
+     * capture still ran, and a start right after it was refused.
+     *
+     * @throws SessionConflictException another capture replaced it during the window
+     */
+    public <T> T withScrapedCaptureProfile(Instant at, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
+        return withinBudget(() -> {
+            stopIfStartedAt(at, "time box ended");
+            if (!at.equals(startedAt)) {
+                throw new SessionConflictException("the capture this scrape started was replaced during its window"
+                        + (startedBy == null ? "" : " by one started by " + startedBy) + "; retry");
+            }
+            return profileNow(LiveFilter.NONE, gc, null);
+        }, format, false, use);
+    }
+
+    /**
      * {@code make} (called holding the controller) and {@code use} within a reservation of heaptap's heap budget for both;
      * {@code delta}: {@code make} builds a delta, whose sites are copied once more.
      */

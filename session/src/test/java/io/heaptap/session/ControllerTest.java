@@ -147,6 +147,29 @@ class ControllerTest {
         assertTrue(!sampler.sampling, "the sampler was told to stop");
     }
 
+    /**
+     * A scrape's window ends on the HTTP endpoint's timer and its capture's time box on the controller's:
+     * the answer ends the capture if the box has not yet (so a start right after it is not refused), and
+     * never answers with another capture that replaced it meanwhile.
+     */
+    @Test
+    void aScrapesAnswerEndsItsCaptureAndRefusesOneThatReplacedIt() throws Exception {
+        Instant scraped = controller.start(capture(Duration.ofMinutes(10)), "pprof scrape from 127.0.0.1");
+        assertEquals("started", nextEvent());
+        AllocationProfile answered = controller.withScrapedCaptureProfile(scraped, false, null, p -> p);
+        assertEquals("ended: time box ended", nextEvent());
+        assertEquals(SessionState.STOPPED, controller.status().state());
+        assertEquals(scraped, answered.info().startedAt());
+
+        Instant later = controller.start(capture(Duration.ofMinutes(10)), "cli");
+        assertEquals("started", nextEvent());
+        SessionConflictException replaced = assertThrows(SessionConflictException.class,
+                () -> controller.withScrapedCaptureProfile(scraped, false, null, p -> p));
+        assertTrue(replaced.getMessage().contains("replaced during its window by one started by cli"), replaced.getMessage());
+        assertEquals(SessionState.RECORDING, controller.status().state(), "the capture that replaced it goes on");
+        assertEquals(later, controller.status().startedAt());
+    }
+
     @Test
     void aLeakWatchReArmsItsCaptureWhenTheCaptureEndsFirstAndEndsWhenAUserStopsIt() throws Exception {
         controller.startLeakWatch(new LeakWatchOptions(Duration.ofMinutes(10), Duration.ofMinutes(1), 512 * 1024, false), "cli");

@@ -119,7 +119,8 @@ public final class PprofRoutes {
                 CaptureOptions.DEFAULT_SAMPLE_RATE);
         Instant startedAt = controller.start(options, "pprof scrape from " + request.client());
         // A scraper that goes away takes its window with it: the capture stops instead of blocking others.
-        return LaterAnswer.after(timer, workers, seconds, () -> encodeWithinBudget(gc, heap, text, name),
+        return LaterAnswer.after(timer, workers, seconds, () -> controller.withScrapedCaptureProfile(startedAt, gc, format(text),
+                profile -> encode(profile, heap, text, name)),
                 () -> controller.stopIfStartedAt(startedAt, "stopped: the scrape's client went away"), null, () -> { });
     }
 
