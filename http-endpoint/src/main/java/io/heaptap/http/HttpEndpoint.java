@@ -87,8 +87,8 @@ public final class HttpEndpoint implements HttpServing {
         }
         System.clearProperty(URL_PROPERTY);
         System.clearProperty(TOKEN_FILE_PROPERTY);
-        server.close();
-        jolokia.stop();
+        // Jolokia stops after its last request: the one asking to stop may be its own (exec of stopServing).
+        server.close(jolokia::stop);
         deleteQuietly(tokenFile);
         server = null;
         jolokia = null;

@@ -43,6 +43,7 @@ public final class JolokiaRoute {
     private final ObjectName heaptap;
     private JolokiaServiceManager services;
     private BoundedRequestHandler handler;
+    private boolean stopped;
 
     public JolokiaRoute(ObjectName heaptap) {
         this.heaptap = heaptap;
@@ -54,6 +55,9 @@ public final class JolokiaRoute {
 
     /** Jolokia starts with the first request, not with the server: most users never call it. */
     private synchronized BoundedRequestHandler handler() {
+        if (stopped) {  // a request still running when the server stopped: never a new, unstopped Jolokia
+            throw new HttpError(503, "heaptap's HTTP endpoint stopped serving");
+        }
         if (handler == null) {
             Map<String, String> config = new LinkedHashMap<>();
             config.put(ConfigKey.AGENT_ID.getKeyValue(), "heaptap-" + ProcessHandle.current().pid());
@@ -75,6 +79,7 @@ public final class JolokiaRoute {
     }
 
     public synchronized void stop() {
+        stopped = true;
         if (services != null) {
             services.stop();
             services = null;

@@ -26,12 +26,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * One listening Netty server and its threads: one NIO event loop ({@code heaptap-http-loop}), two
  * workers for the routes ({@code heaptap-http-worker-N}, a bounded queue: when it is full the
- * answer is 503) and a timer for delayed answers ({@code heaptap-http-timer}). All daemons, all
- * with heaptap's class loader as context loader, all gone after {@link #close()}.
+ * answer is 503), a timer for delayed answers ({@code heaptap-http-timer}), and for a close asked
+ * for by a request, {@code heaptap-http-close}. All daemons, all with heaptap's class loader as
+ * context loader, all gone after {@link #close}.
  */
-public final class RunningServer implements AutoCloseable {
+public final class RunningServer {
     private static final int WORKERS = 2;
     private static final int QUEUE = 32;
+    /** Set on the workers' threads: a close asked for by a request being answered must not close under it. */
+    private static final ThreadLocal<Boolean> ON_A_WORKER = new ThreadLocal<>();
 
     private final EventLoopGroup loop;
     private final ExecutorService workers;
@@ -51,8 +54,13 @@ public final class RunningServer implements AutoCloseable {
     /** The executors routes may use; created before the routes, which need them. */
     public record Threads(ExecutorService workers, ScheduledExecutorService timer) {
         public static Threads create() {
+            ThreadFactory named = named("heaptap-http-worker-", true);
+            ThreadFactory marked = r -> named.newThread(() -> {
+                ON_A_WORKER.set(Boolean.TRUE);
+                r.run();
+            });
             ThreadPoolExecutor workers = new ThreadPoolExecutor(WORKERS, WORKERS, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE),
-                    named("heaptap-http-worker-", true), new ThreadPoolExecutor.AbortPolicy());
+                    marked, new ThreadPoolExecutor.AbortPolicy());
             ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, named("heaptap-http-timer", false));
             timer.setRemoveOnCancelPolicy(true);
             return new Threads(workers, timer);
@@ -96,9 +104,34 @@ public final class RunningServer implements AutoCloseable {
         return url;
     }
 
-    @Override
-    public void close() {
-        listening.close().syncUninterruptibly();
+    /**
+     * Stops serving, then runs {@code afterwards}. Asked for by a request being answered (Jolokia's exec
+     * of {@code stopServing}, on a worker), it returns at once and closes on a thread of its own once that
+     * answer has gone out: shutting the loop down under the request dropped its answer, and the client saw
+     * the connection close with nothing.
+     */
+    public void close(Runnable afterwards) {
+        listening.close().syncUninterruptibly();  // no new connection from here on
+        if (!Boolean.TRUE.equals(ON_A_WORKER.get())) {
+            shutDown();
+            afterwards.run();
+            return;
+        }
+        named("heaptap-http-close", false).newThread(() -> {
+            workers.shutdown();  // the asking request ends, and hands its answer's write to the loop
+            try {
+                workers.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            // The one loop thread runs its tasks in order: once this one has run, so has that write.
+            loop.submit(() -> { }).awaitUninterruptibly(2, TimeUnit.SECONDS);
+            shutDown();
+            afterwards.run();
+        }).start();
+    }
+
+    private void shutDown() {
         loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownNow();
         timer.shutdownNow();

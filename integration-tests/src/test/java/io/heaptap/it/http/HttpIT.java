@@ -367,6 +367,19 @@ class HttpIT {
             Wait.until("server threads to end", Duration.ofSeconds(30),
                     () -> threadCount(uncheckedThreadNames(other.pid()), "heaptap-http") == 0);
             assertFalse(Files.exists(tokenFile), "the token of a stopped server is deleted");
+
+            // Stopped by one of its own requests (Jolokia's exec, as hawtio sends it): the answer comes first.
+            Http again = HttpEndpoint.serve(other.pid());
+            Reply stopping = again.post("/jolokia/", "{\"type\":\"exec\",\"mbean\":\"io.heaptap:type=Heaptap\",\"operation\":\"stopServing\"}"
+                    .getBytes(StandardCharsets.UTF_8), "Content-Type", "application/json");
+            assertEquals(200, stopping.status(), stopping.toString());
+            assertEquals(200, json(stopping).get("status").asInt(), stopping.toString());
+            assertTrue(json(stopping).get("value").asBoolean(), "it was serving: " + stopping);
+            assertTrue(HeaptapCli.run("status", pid).out().contains("http:         not serving"));
+            Wait.until("server threads to end", Duration.ofSeconds(30),
+                    () -> threadCount(uncheckedThreadNames(other.pid()), "heaptap-http") == 0);
+            assertFalse(Files.exists(tokenFile), "the token of a server stopped over HTTP is deleted");
+            assertEquals(200, HttpEndpoint.serve(other.pid()).get("/api/status").status(), "it serves again");
         }
     }
 
