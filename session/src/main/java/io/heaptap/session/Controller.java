@@ -53,6 +53,8 @@ import java.util.function.Supplier;
  */
 public final class Controller {
     private static final long RECENT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** Why a capture ended when its box ran out (the controller's timer, or a scrape's answer): SessionListener's. */
+    private static final String TIME_BOX_ENDED = "time box ended";
     /**
      * How often a sample-rate target reads the sample count: a storm costs at most this long at the
      * old interval (from the 32 KiB floor at 5 GB/s, 16,000 samples in 100 ms rather than 160,000 in
@@ -341,7 +343,7 @@ public final class Controller {
 
     private synchronized void timeBoxEnded() {
         if (state == SessionState.RECORDING && System.nanoTime() - startNanos >= options.duration().toNanos()) {
-            stopSampling("time box ended");
+            stopSampling(TIME_BOX_ENDED);
         }
     }
 
@@ -549,7 +551,7 @@ public final class Controller {
      */
     public <T> T withScrapedCaptureProfile(Instant at, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
         return withinBudget(() -> {
-            stopIfStartedAt(at, "time box ended");
+            stopIfStartedAt(at, TIME_BOX_ENDED);
             if (!at.equals(startedAt)) {
                 throw new SessionConflictException("the capture this scrape started was replaced during its window"
                         + (startedBy == null ? "" : " by one started by " + startedBy) + "; retry");
