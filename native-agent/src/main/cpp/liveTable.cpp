@@ -196,6 +196,10 @@ void LiveTable::removeDeadLocked(Stratum& stratum, const std::unordered_set<jwea
 void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
     // nowNanos goes out first: it lets the reader relate ages to its own clock (both monotonic).
     std::lock_guard<std::mutex> maintenance(maintenance_);
+    // The GC count is read before the entries are checked alive: an entry found alive then survived
+    // every collection counted. Read after, a collection ending in between counted for every young
+    // entry it had just freed (thousands of dead objects "survived a GC", and --min-gcs 1 showed them).
+    uint64_t epoch = gcEpoch();
     maintainLocked(jni);
     LiveEntries mainEntries;  // copies on pages of their own, given back after the snapshot
     LiveEntries largeEntries;
@@ -210,7 +214,6 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
         keep = main_.keep;
         budget = main_.budget;
     }
-    uint64_t epoch = gcEpoch();
     SnapshotWriter w(out);
     w.live({nowNanos, enabled(), budget, keep, counters.admitted, counters.skipped, counters.thinnings, counters.thinnedEntries,
             counters.died, counters.refFailures, weakRefs_.load(), epoch,

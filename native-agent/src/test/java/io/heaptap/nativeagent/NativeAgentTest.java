@@ -278,6 +278,58 @@ class NativeAgentTest {
         recurse(depth - 1);
     }
 
+    static void churnOnce() {
+        sink = new short[8_184];  // 16 KiB, dead at the next store
+    }
+
+    /**
+     * Regression: a dump wrote each entry's "GCs survived" from the GC count read after it had checked
+     * which entries were still alive, so a collection that ended in between counted for every young
+     * entry it had just freed: under heavy garbage, thousands of dead objects showed as having
+     * survived a GC, and --min-gcs 1 let them through (LiveIT, about 1 run in 30). Objects that die at
+     * once survive no collection: a dump filtered to at least one GC survived may show only the few
+     * a collection found still reachable (the one in the sink, the one being allocated; three were
+     * seen, held a few collections longer by the JVM) and never thousands.
+     *
+     * <p>The 1 KiB interval samples every 16 KiB array, so the table holds tens of thousands of young
+     * entries, and ~40,000 retained ones make copying the table (inside the race's window) take
+     * longer; dumps run back to back until 60 collections ended (9-12 s here). Before the fix 7 runs
+     * of 8 failed, after 10 to 43 dumps, showing 1,369 to 43,128 dead objects.
+     */
+    @Test
+    void garbageNeverShowsAsHavingSurvivedACollection() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        AtomicBoolean done = new AtomicBoolean();
+        Thread churn = new Thread(() -> {
+            while (!done.get()) {
+                churnOnce();
+            }
+        }, "churn");
+        LiveFilter survivors = new LiveFilter(Duration.ZERO, 1);
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(1024, Duration.ofMinutes(1), 64, 1024, 200_000));
+        retain(64 * 1024);  // ~40,000 entries more: copying the table, inside the race's window, takes longer
+        churn.start();
+        long gcsAtStart = agent.gcFinishes();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        int dumps = 0;
+        try {
+            while (agent.gcFinishes() < gcsAtStart + 60 && System.nanoTime() < deadline) {
+                NativeSnapshot snapshot = agent.snapshot(survivors, LiveProof.NONE);
+                long survived = snapshot.sites().stream().filter(s -> s.type().equals("short[]") && !s.stack().isEmpty()
+                        && s.stack().get(0).methodName().equals("churnOnce")).mapToLong(s -> s.live().tracked()).sum();
+                dumps++;
+                assertTrue(survived <= 16, "dump " + dumps + ": " + survived + " dead objects shown as having survived a GC");
+            }
+        } finally {
+            done.set(true);
+            churn.join();
+            agent.stop();
+            retained.clear();
+        }
+        long gcs = agent.gcFinishes() - gcsAtStart;
+        assertTrue(gcs >= 20, gcs + " collections during " + dumps + " dumps: too few to have raced them");
+    }
+
     static List<long[]> retained = new ArrayList<>();
 
     static void retain(int count) {
