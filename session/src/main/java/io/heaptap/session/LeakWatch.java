@@ -60,6 +60,9 @@ final class LeakWatch {
     private LeakReport report;
     private final Set<SiteKey> announced = new HashSet<>();
     private boolean ownCapture;
+    // Which watch is current. A timer task names the watch it was scheduled for: cancel(false) cannot
+    // stop one that already fired and waits for the lock, and it must not act on a watch started since.
+    private long watches;
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
 
     LeakWatch(Controller controller, ScheduledExecutorService timer, List<SessionListener> listeners, long pid) {
@@ -93,9 +96,10 @@ final class LeakWatch {
             throw refused;
         }
         state = State.WATCHING;
+        long watch = ++watches;
         long every = requested.every().toNanos();
-        tasks.add(timer.scheduleAtFixedRate(this::step, every, every, TimeUnit.NANOSECONDS));
-        tasks.add(timer.schedule(this::finish, requested.duration().toNanos(), TimeUnit.NANOSECONDS));
+        tasks.add(timer.scheduleAtFixedRate(() -> step(watch), every, every, TimeUnit.NANOSECONDS));
+        tasks.add(timer.schedule(() -> finish(watch), requested.duration().toNanos(), TimeUnit.NANOSECONDS));
         report = LeakReport.of(info(), history.sites());
     }
 
@@ -113,9 +117,13 @@ final class LeakWatch {
         ownCapture = true;
     }
 
-    private void step() {
+    private boolean isCurrent(long watch) {
+        return state == State.WATCHING && watch == watches;
+    }
+
+    private void step(long watch) {
         synchronized (controller) {
-            if (state != State.WATCHING) {
+            if (!isCurrent(watch)) {
                 return;
             }
             long elapsed = System.nanoTime() - startNanos;
@@ -126,9 +134,11 @@ final class LeakWatch {
         }
     }
 
-    private void finish() {
+    private void finish(long watch) {
         synchronized (controller) {
-            end("duration reached");
+            if (isCurrent(watch)) {
+                end("duration reached");
+            }
         }
     }
 
@@ -160,13 +170,14 @@ final class LeakWatch {
         if (reason.equals("stopped")) {
             end("the capture was stopped");
         } else {
-            timer.execute(this::rearm);
+            long watch = watches;
+            timer.execute(() -> rearm(watch));
         }
     }
 
-    private void rearm() {
+    private void rearm(long watch) {
         synchronized (controller) {
-            if (state != State.WATCHING || controller.status().state() == SessionState.RECORDING) {
+            if (!isCurrent(watch) || controller.status().state() == SessionState.RECORDING) {
                 return;
             }
             try {

@@ -11,13 +11,17 @@ import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -193,6 +197,45 @@ class ControllerTest {
         assertEquals("ended", controller.leakWatchState());
         assertEquals("the capture was stopped", controller.leakReport().watch().endReason());
         assertEquals(2, sampler.starts, "not re-armed after a user's stop");
+    }
+
+    /**
+     * Regression: a watch's timer tasks acted on whatever watch was running when they got the lock.
+     * Ending a watch cancels its tasks, but not one that already fired and waits for the lock: its
+     * step took a snapshot for the next watch, and its end (behind a long dump, say) could end the
+     * next watch at once ("duration reached"). Here the first watch's step fires while the test holds
+     * the controller's lock, and runs once the second watch has started.
+     */
+    @Test
+    void aWatchsTimerTasksNeverActOnTheWatchStartedAfterIt() throws Exception {
+        long timer;
+        synchronized (controller) {
+            controller.startLeakWatch(new LeakWatchOptions(Duration.ofSeconds(1), Duration.ofSeconds(1), 512 * 1024, false), "first");
+            timer = awaitTimer(info -> info.getThreadState() == Thread.State.BLOCKED && info.getLockInfo() != null
+                    && info.getLockInfo().getIdentityHashCode() == System.identityHashCode(controller), "blocked on the controller");
+            controller.stopLeakWatch();
+            controller.startLeakWatch(new LeakWatchOptions(Duration.ofMinutes(10), Duration.ofMinutes(1), 512 * 1024, false), "second");
+        }
+        // The first watch's step has run when the timer waits for its next task (the second watch's, a minute away).
+        awaitTimer(info -> info.getThreadId() == timer && info.getThreadState() == Thread.State.TIMED_WAITING
+                && Arrays.stream(info.getStackTrace()).noneMatch(f -> f.getClassName().equals(LeakWatch.class.getName())), "idle");
+        assertEquals("watching", controller.leakWatchState());
+        assertTrue(controller.status().startedBy().startsWith("leak watch of second"), controller.status().startedBy());
+        assertEquals(0, controller.leakReport().watch().snapshots(), "the second watch's first step is a minute away");
+    }
+
+    /** This controller's timer thread once it is in the state asked for; its id. */
+    private long awaitTimer(Predicate<ThreadInfo> state, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AWAIT_SECONDS);
+        while (System.nanoTime() < deadline) {
+            for (ThreadInfo info : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {
+                if (info.getThreadName().equals("heaptap-timer") && state.test(info)) {
+                    return info.getThreadId();
+                }
+            }
+            Thread.onSpinWait();
+        }
+        throw new AssertionError("the controller's timer was never " + what);
     }
 
     @Test
