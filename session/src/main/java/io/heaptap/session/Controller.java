@@ -84,7 +84,7 @@ public final class Controller {
     private final HeapBudget budget = HeapBudget.forThisJvm();
     /** How to get a profile that heaptap cannot build within its heap budget. */
     private final String instead;
-    private final RawDumps rawDumps = new RawDumps();
+    private final RawDumps rawDumps;
     private final AllocationRate allocationRate = new AllocationRate();
     private AllocationProfile recentProfile;
     private HeapBudget.Reservation recentReservation;
@@ -141,6 +141,7 @@ public final class Controller {
         this.target = new TargetInfo(ProcessHandle.current().pid(), System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), System.getProperty("sun.java.command", ""));
         this.leakWatch = new LeakWatch(this, timer, listeners, target.pid());
+        this.rawDumps = new RawDumps(timer);
         this.instead = "the CLI ('heaptap dump " + target.pid() + "') fetches the capture undecoded and encodes it outside this JVM;"
                 + " or capture with fewer --max-stacks, a smaller --depth or --live-budget";
     }
@@ -799,12 +800,7 @@ public final class Controller {
             }
             prefix = RawDump.prefix(header(warnings, snapshot.proof()));
         }
-        boolean first = rawDumps.isEmpty();
-        String id = rawDumps.open(prefix, snapshot);
-        if (first) {
-            timer.schedule(this::closeIdleRawDumps, RawDumps.IDLE_NANOS, TimeUnit.NANOSECONDS);
-        }
-        return id;
+        return rawDumps.open(prefix, snapshot);
     }
 
     /** Up to {@code maxBytes} of a raw dump from {@code offset} (at most 256 KiB); empty at its end. */
@@ -819,13 +815,6 @@ public final class Controller {
     /** Frees a raw dump; harmless if it is gone already. */
     public void closeRawDump(String id) {
         rawDumps.close(id);
-    }
-
-    private void closeIdleRawDumps() {
-        rawDumps.closeIdle();
-        if (!rawDumps.isEmpty()) {
-            timer.schedule(this::closeIdleRawDumps, RawDumps.IDLE_NANOS / 2, TimeUnit.NANOSECONDS);
-        }
     }
 
     /**

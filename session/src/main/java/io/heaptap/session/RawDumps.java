@@ -8,16 +8,26 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The raw dumps clients are reading ({@link RawDump}): each is a native snapshot plus its header,
  * read in chunks of at most {@link #MAX_CHUNK_BYTES} and closed by the client, or after a minute
  * without reads (a client that died). The agent holds a few snapshots at most, in native memory.
+ *
+ * <p>While any dump is open a reaper runs on the timer every half idle time. Whether it runs is
+ * decided under this object's lock, by the open that finds none running and by the reaper that
+ * finds nothing left: decided outside it (as until 2026-11-24), a dump opened while the reaper
+ * closed the last one could be left without a reaper, held in native memory until the next dump.
  */
 final class RawDumps {
     static final int MAX_CHUNK_BYTES = 256 * 1024;
     static final long IDLE_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    private final ScheduledExecutorService timer;
+    private final long idleNanos;
+    private boolean reaping;
 
     private static final class Open {
         final byte[] prefix;
@@ -34,6 +44,15 @@ final class RawDumps {
     private SecureRandom random;
     private final Map<String, Open> open = new HashMap<>();
 
+    RawDumps(ScheduledExecutorService timer) {
+        this(timer, IDLE_NANOS);
+    }
+
+    RawDumps(ScheduledExecutorService timer, long idleNanos) {
+        this.timer = timer;
+        this.idleNanos = idleNanos;
+    }
+
     synchronized String open(byte[] prefix, RawSnapshot snapshot) {
         if (random == null) {
             random = new SecureRandom();
@@ -42,11 +61,24 @@ final class RawDumps {
         random.nextBytes(id);
         String name = HexFormat.of().formatHex(id);
         open.put(name, new Open(prefix, snapshot));
+        if (!reaping) {
+            reaping = true;
+            timer.schedule(this::reap, idleNanos / 2, TimeUnit.NANOSECONDS);
+        }
         return name;
     }
 
-    synchronized boolean isEmpty() {
-        return open.isEmpty();
+    synchronized boolean isOpen(String id) {
+        return open.containsKey(id);
+    }
+
+    private synchronized void reap() {
+        closeIdle();
+        if (open.isEmpty()) {
+            reaping = false;
+        } else {
+            timer.schedule(this::reap, idleNanos / 2, TimeUnit.NANOSECONDS);
+        }
     }
 
     /** Up to {@code maxBytes} (at most {@link #MAX_CHUNK_BYTES}) from {@code offset}; empty at the end. */
@@ -86,7 +118,7 @@ final class RawDumps {
         long now = System.nanoTime();
         for (Iterator<Open> it = open.values().iterator(); it.hasNext(); ) {
             Open dump = it.next();
-            if (now - dump.lastUse > IDLE_NANOS) {
+            if (now - dump.lastUse > idleNanos) {
                 dump.snapshot.close();
                 it.remove();
             }
