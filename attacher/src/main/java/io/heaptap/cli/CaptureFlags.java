@@ -19,7 +19,7 @@ final class CaptureFlags {
     String interval;
 
     @Option(names = "--rate", paramLabel = "<samples/s>",
-            description = "Samples per second to keep near by moving the interval (32k-64m, powers of two) with the"
+            description = "Samples per second to keep near by moving the interval (32k-64m) with the"
                     + " allocation rate; estimates stay unbiased. " + CaptureOptions.MIN_SAMPLE_RATE + "-" + CaptureOptions.MAX_SAMPLE_RATE
                     + ". Default: " + CaptureOptions.DEFAULT_SAMPLE_RATE + ". Not with --interval.")
     String rate;

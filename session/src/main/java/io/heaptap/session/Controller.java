@@ -59,7 +59,7 @@ public final class Controller {
      * How often a sample-rate target reads the sample count: a storm costs at most this long at the
      * old interval (from the 32 KiB floor at 5 GB/s, 16,000 samples in 100 ms rather than 160,000 in
      * a second). At the 5,000/s default a reading holds about 500 samples, a 4.5% noise well inside
-     * the governor's factor-of-four band.
+     * the band [target/2, 2 x target] that makes the governor jump (it trims over a second or more).
      */
     static final long GOVERNOR_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     static final int MAX_CLIENT_CHARS = 200;

@@ -1,23 +1,38 @@
 package io.heaptap.session;
 
 /**
- * Keeps a capture's samples per second near a target by moving the sampling interval in powers of
- * two: a sample's cost is fixed (a stack walk), so a fixed interval makes heaptap's cost grow with
- * the application's allocation rate, and a quiet application would get few samples.
+ * Keeps a capture's samples per second near a target by moving the sampling interval: a sample's cost
+ * is fixed (a stack walk), so a fixed interval makes heaptap's cost grow with the application's
+ * allocation rate, and a quiet application would get few samples.
  *
- * <p>Read every 100 ms or so with the samples recorded so far. Outside [target/2, 2 x target] the
- * interval jumps at once by the power of two nearest to the measured rate over the target (a 1000x
- * storm is met within one reading, not ten), so after a move the rate lands within a factor of
- * about 1.4 of the target and noise inside the band moves nothing (hysteresis). It never goes
- * below {@link #FLOOR} (a quiet application is sampled finely; the target bounds the cost anyway)
- * nor above {@link #CEILING}. Estimates stay unbiased across a move: the native agent weights each
- * sample with the interval that governed it (samplingThinner.h).
+ * <p>Read every 100 ms or so with the samples recorded so far. Two rules, both moving the interval in
+ * proportion to the measured rate over the target, so the rate lands on the target, not near it:
+ * <ul>
+ * <li><b>A jump</b>: a reading outside [target/2, 2 x target] moves the interval at once (a 1000x
+ * storm is met within one reading, not ten);</li>
+ * <li><b>a trim</b>: inside that band, the rate over the last second or more (about 5,000 samples at the
+ * default, a noise of 1.4%) is brought back when it left [target/1.2, 1.2 x target]. A single
+ * reading's 500 samples (4.5% noise) would move the interval on nothing; a second's noise is a
+ * fourteenth of the trim band, so only a real change of the allocation rate moves it.</li>
+ * </ul>
+ * Powers of two, as before 2026-11-25, let the rate sit anywhere in [target/2, 2 x target]: a
+ * 15.7 GB/s target kept 7,800 samples a second at the 5,000 default, and each one costs a stack walk
+ * (about 4.5 us there, JDK 25); a quiet one could get 2,600, short of what a 10 s capture's accuracy
+ * needs. The interval never goes below {@link #FLOOR} (a quiet application is sampled finely; the
+ * target bounds the cost anyway) nor above {@link #CEILING}. Estimates stay unbiased across a move: the
+ * native agent weights each sample with the interval that governed it (samplingThinner.h).
  */
 final class SampleRateGovernor {
     /** 32 KiB: finer only adds samples of quiet applications that 32 KiB already estimates well. */
     static final long FLOOR = 32 * 1024;
     /** 64 MiB: 5,000 samples/s up to about 300 GB/s; larger would leave a capture nearly empty. */
     static final long CEILING = 64L << 20;
+    /** A reading this far from the target (either way) moves the interval at once. */
+    static final double JUMP_FACTOR = 2.0;
+    /** A second's rate this far from the target (either way) moves the interval. */
+    static final double TRIM_FACTOR = 1.2;
+    /** The span a trim measures over: about 5,000 samples at the default target. */
+    static final long TRIM_SPAN_NANOS = 1_000_000_000L;
 
     /**
      * 50 ms: a shorter reading is no reading. The timer runs readings at a fixed rate, so after a
@@ -33,6 +48,9 @@ final class SampleRateGovernor {
     private long maxInterval;
     private long lastSamples;
     private long lastNanos;
+    /** Samples and time since the interval last moved or was found on target: what a trim measures. */
+    private long spanSamples;
+    private long spanNanos;
 
     /**
      * @param target        samples per second to keep near
@@ -57,29 +75,43 @@ final class SampleRateGovernor {
         return nanos - lastNanos >= MIN_READING_NANOS;
     }
 
-    /** The interval to sample at from now on, given the samples recorded so far; unchanged inside the band. */
+    /** The interval to sample at from now on, given the samples recorded so far; unchanged on target. */
     long next(long samples, long nanos) {
         if (!due(nanos)) {
             return interval;
         }
+        long taken = Math.max(0, samples - lastSamples);
         long elapsed = nanos - lastNanos;
-        double rate = Math.max(0, samples - lastSamples) * 1e9 / elapsed;
         lastSamples = samples;
         lastNanos = nanos;
-        if (rate > 2.0 * target && interval < CEILING) {
-            interval = Math.min(CEILING, interval << Math.min(30, doublings(rate / target)));
-        } else if (rate < target / 2.0 && interval > FLOOR) {
-            int halvings = rate <= 0 ? 63 : doublings(target / rate);
-            interval = Math.max(FLOOR, halvings >= 63 ? 0 : interval >> halvings);
+        spanSamples += taken;
+        spanNanos += elapsed;
+        double rate = taken * 1e9 / elapsed;
+        if (rate > JUMP_FACTOR * target || rate < target / JUMP_FACTOR) {
+            moveFor(rate);
+        } else if (spanNanos >= TRIM_SPAN_NANOS) {
+            double spanRate = spanSamples * 1e9 / spanNanos;
+            if (spanRate > TRIM_FACTOR * target || spanRate < target / TRIM_FACTOR) {
+                moveFor(spanRate);
+            } else {
+                startSpan();
+            }
         }
-        minInterval = Math.min(minInterval, interval);
-        maxInterval = Math.max(maxInterval, interval);
         return interval;
     }
 
-    /** The power of two nearest to {@code ratio} (>= 2 here), as an exponent of at least 1. */
-    private static int doublings(double ratio) {
-        return (int) Math.max(1, Math.min(63, Math.round(Math.log(ratio) / Math.log(2))));
+    /** Moves the interval so that {@code rate}, measured at the current one, would have been the target. */
+    private void moveFor(double rate) {
+        double wanted = interval * (rate / target);
+        interval = wanted >= CEILING ? CEILING : Math.max(FLOOR, Math.round(wanted));
+        minInterval = Math.min(minInterval, interval);
+        maxInterval = Math.max(maxInterval, interval);
+        startSpan();
+    }
+
+    private void startSpan() {
+        spanSamples = 0;
+        spanNanos = 0;
     }
 
     long interval() {

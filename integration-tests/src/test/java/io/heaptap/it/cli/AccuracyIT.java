@@ -47,9 +47,10 @@ class AccuracyIT {
     static final int DEFAULTS_SECONDS = 10;
     /**
      * Samples for the defaults test's power: the smallest sites hold 15% of the bytes each, so about
-     * 36,000 samples put their sigma at 5.5% / 4. A 10 s capture took 55,000-80,000 on an idle machine.
+     * 36,000 samples put their sigma at 5.5% / 4. The target holds the rate within 20% of 5,000/s once
+     * settled: a 10 s capture takes 40,000-60,000.
      */
-    static final long DEFAULTS_MIN_SAMPLES = 50_000;
+    static final long DEFAULTS_MIN_SAMPLES = 40_000;
 
     record Site(String name, String method, String caller, long objects, long objectSize) {
         long bytes() {
@@ -123,9 +124,9 @@ class AccuracyIT {
             assertEquals(0, started.exitCode(), started::toString);
             rounds = roundsFor(target, DEFAULTS_SECONDS);
             seconds = DEFAULTS_SECONDS;
-            // The sample-rate target lets the rate settle anywhere in [target/2, 2 x target]: 10 s may give too few
-            // samples for the power check below (4 sigma <= 5%). More whole rounds then, as a user would capture
-            // longer; the label says how long.
+            // The sample-rate target lets the rate settle within 20% of the target, and a loaded machine may not
+            // run the rounds that fast: 10 s may give too few samples for the power check below (4 sigma <= 5%).
+            // More whole rounds then, as a user would capture longer; the label says how long.
             try (JMXConnector c = Jmx.local(target.pid())) {
                 while (samples(c) < DEFAULTS_MIN_SAMPLES && seconds < 2 * DEFAULTS_SECONDS) {
                     rounds += roundsFor(target, DEFAULTS_SECONDS / 2);
