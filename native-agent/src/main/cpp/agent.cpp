@@ -191,8 +191,8 @@ JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_maintainLive0(JNI
     if (sampler != nullptr) sampler->live().maintain(env);
 }
 
-JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_setGcCount0(JNIEnv*, jclass, jlong count) {
-    if (sampler != nullptr) sampler->live().setJavaGcCount(static_cast<uint64_t>(count));
+JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_setGcCount0(JNIEnv*, jclass, jlong collections, jlong finishes) {
+    if (sampler != nullptr) sampler->live().setGcCount(collections > 0 ? static_cast<uint64_t>(collections) : 0, finishes);
 }
 
 JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_gcFinishes0(JNIEnv*, jclass) {

@@ -10,6 +10,56 @@ uint64_t LiveTable::gcEpoch() const {
     return finishes > 0 ? jvmtiBase_.load(std::memory_order_acquire) + finishes : javaGcCount_.load(std::memory_order_acquire);
 }
 
+void LiveTable::setGcCount(uint64_t collections, int64_t finishes) {
+    // Readings come from several threads: the count only grows, whatever order they arrive in.
+    uint64_t seen = javaGcCount_.load(std::memory_order_acquire);
+    while (collections > seen && !javaGcCount_.compare_exchange_weak(seen, collections, std::memory_order_acq_rel)) {
+    }
+    if (finishes < 0) {
+        return;
+    }
+    std::lock_guard<std::mutex> guard(clockLock_);
+    uint64_t f = static_cast<uint64_t>(finishes);
+    if (clockRead_ && (f < readFinishes_ || collections < readCollections_)) {
+        return;  // older than the last reading: it would find the same pauses again
+    }
+    if (clockRead_) {
+        uint64_t k = f - readFinishes_;
+        uint64_t b = collections > readCollections_ ? collections - readCollections_ : 0;
+        uint64_t base = jvmtiBase_.load(std::memory_order_acquire);
+        for (uint64_t i = k > b ? f - (k - b) + 1 : f + 1; i <= f; i++) {
+            if (pauses_.size() >= kMaxPauses) {
+                pauses_.erase(pauses_.begin());
+            }
+            pauses_.push_back(base + i);
+        }
+    }
+    clockRead_ = true;
+    readFinishes_ = f;
+    readCollections_ = collections;
+}
+
+uint64_t LiveTable::countedEpoch(std::vector<uint64_t>& pauses) {
+    uint64_t finishes = jvmtiGcFinishes_.load(std::memory_order_acquire);
+    if (finishes == 0) {
+        return javaGcCount_.load(std::memory_order_acquire);  // no JVMTI events (ZGC, Shenandoah): the beans' count
+    }
+    std::lock_guard<std::mutex> guard(clockLock_);
+    pauses = pauses_;
+    uint64_t read = clockRead_ ? std::min(readFinishes_, finishes) : 0;
+    return jvmtiBase_.load(std::memory_order_acquire) + read;
+}
+
+uint64_t LiveTable::gcsSurvived(uint64_t since, uint64_t counted, const std::vector<uint64_t>& pauses) const {
+    if (counted <= since) {
+        return 0;
+    }
+    auto first = std::upper_bound(pauses.begin(), pauses.end(), since);
+    auto last = std::upper_bound(first, pauses.end(), counted);
+    uint64_t freeingNothing = static_cast<uint64_t>(last - first);
+    return counted - since > freeingNothing ? counted - since - freeingNothing : 0;
+}
+
 void LiveTable::enable(const LiveSettings& settings) {
     std::lock_guard<std::mutex> guard(lock_);
     if (jvmtiGcFinishes_.load() == 0) {
@@ -199,7 +249,8 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
     // The GC count is read before the entries are checked alive: an entry found alive then survived
     // every collection counted. Read after, a collection ending in between counted for every young
     // entry it had just freed (thousands of dead objects "survived a GC", and --min-gcs 1 showed them).
-    uint64_t epoch = gcEpoch();
+    std::vector<uint64_t> pauses;
+    uint64_t epoch = countedEpoch(pauses);
     maintainLocked(jni);
     LiveEntries mainEntries;  // copies on pages of their own, given back after the snapshot
     LiveEntries largeEntries;
@@ -221,7 +272,7 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
     for (bool large : {false, true}) {
         for (const LiveEntry& e : large ? largeEntries : mainEntries) {
             w.liveEntry({e.site, static_cast<uint64_t>(e.size), e.objects, e.bytes, static_cast<uint64_t>(nowNanos - e.allocNanos),
-                         epoch >= e.gcEpoch ? epoch - e.gcEpoch : 0, large});
+                         gcsSurvived(e.gcEpoch, epoch, pauses), large});
         }
     }
 }

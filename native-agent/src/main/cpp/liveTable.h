@@ -122,7 +122,18 @@ class LiveTable {
 
     // The GC clock: collections reported by the Java side (GC MXBeans), unless the collector posts
     // JVMTI GarbageCollectionFinish events, which are counted exactly when each GC ends.
-    void setJavaGcCount(uint64_t count) { javaGcCount_.store(count, std::memory_order_release); }
+    //
+    // "GCs survived" counts only collections that could have freed the object. On G1 the JVMTI
+    // finishes include Remark and Cleanup, which free no young object: counted, garbage allocated
+    // during a concurrent mark "survived 2 GCs" until the next young collection, and --min-gcs 1
+    // showed it (measured: 1-2 MB of churn after every cycle). So the Java side passes, with its
+    // count of collections (the GC beans that free objects), the JVMTI finishes read in agreement
+    // with it (finishes < 0: no agreeing reading). Between two readings, finishes beyond the
+    // collections' growth were such pauses. Which ones is certain when a reading follows each
+    // pause (heaptap-live reads after every one); when several mixed, the latest are taken as
+    // the pauses, so an entry's count can fall short, never exceed. Finishes after the last
+    // reading are not counted yet: an entry found alive has survived every collection counted.
+    void setGcCount(uint64_t collections, int64_t finishes);
     // In the GC callback: counts the collection and wakes heaptap-live to clean up after it.
     void onGcFinish() {
         jvmtiGcFinishes_.fetch_add(1, std::memory_order_acq_rel);
@@ -135,6 +146,8 @@ class LiveTable {
     uint64_t jvmtiGcFinishes() const { return jvmtiGcFinishes_.load(std::memory_order_acquire); }
     uint64_t gcEpoch() const;
     uint64_t weakRefsHeld() const { return weakRefs_.load(); }
+    // Collections an entry allocated at gcEpoch() == since has survived, as of counted (countedEpoch()).
+    uint64_t gcsSurvived(uint64_t since, uint64_t counted, const std::vector<uint64_t>& pauses) const;
     uint64_t memoryBytes();
 
   private:
@@ -145,6 +158,8 @@ class LiveTable {
     void maintainLocked(JNIEnv* jni);
     void removeDeadLocked(Stratum& stratum, const std::unordered_set<jweak>& dead, std::vector<jweak>& toDelete);
     void flushPendingIfLarge(JNIEnv* jni);
+    // The GC clock as far as the Java side has read it, and the pauses that freed nothing so far (a copy).
+    uint64_t countedEpoch(std::vector<uint64_t>& pauses);
     // The one way weak references go: deleted outside lock_, under maintenance_, and counted.
     void deleteRefs(JNIEnv* jni, const std::vector<jweak>& refs);
 
@@ -155,6 +170,16 @@ class LiveTable {
     std::atomic<uint64_t> jvmtiGcFinishes_{0};
     CollectionSignal collections_;
     std::atomic<uint64_t> jvmtiBase_{0};   // Java count when tracking began: JVMTI counts continue it
+    // The Java side's agreeing readings (setGcCount), under clockLock_: the last one, and the epochs
+    // (gcEpoch() values) of the finishes that were pauses freeing nothing, ascending, the latest
+    // kMaxPauses only: an entry older than all of them has survived thousands of collections, and
+    // its count may then include a few such pauses.
+    static constexpr size_t kMaxPauses = 4096;
+    std::mutex clockLock_;
+    bool clockRead_ = false;
+    uint64_t readFinishes_ = 0;
+    uint64_t readCollections_ = 0;
+    std::vector<uint64_t> pauses_;
     std::atomic<uint64_t> weakRefs_{0};  // created minus deleted: 0 after clear()
     Stratum main_{true};
     Stratum large_{false};

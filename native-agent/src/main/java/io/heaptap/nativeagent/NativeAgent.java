@@ -108,9 +108,14 @@ public final class NativeAgent implements Sampler {
         maintainLive0();
     }
 
-    /** Tells the agent how many collections have happened (the clock of "GCs survived"). */
-    public void setGcCount(long count) {
-        setGcCount0(count);
+    /**
+     * Tells the agent how many collections have happened (the GC beans' count of those that free
+     * objects: the clock of "GCs survived") and, read in agreement with it, {@link #gcFinishes} (-1 if
+     * no reading agreed): the finishes beyond the collections' growth since the last such reading were
+     * pauses that free nothing (G1's Remark and Cleanup), which no object counts as survived.
+     */
+    public void setGcCount(long collections, long gcFinishes) {
+        setGcCount0(collections, gcFinishes);
     }
 
     /**
@@ -349,7 +354,7 @@ public final class NativeAgent implements Sampler {
 
     private static native void maintainLive0();
 
-    private static native void setGcCount0(long count);
+    private static native void setGcCount0(long collections, long gcFinishes);
 
     private static native long gcFinishes0();
 

@@ -19,7 +19,7 @@ public interface Sampler {
 
     void maintainLive();
 
-    void setGcCount(long count);
+    void setGcCount(long collections, long gcFinishes);
 
     long gcFinishes();
 

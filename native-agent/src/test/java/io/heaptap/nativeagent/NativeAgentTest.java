@@ -306,6 +306,7 @@ class NativeAgentTest {
             }
         }, "churn");
         LiveFilter survivors = new LiveFilter(Duration.ZERO, 1);
+        readGcClocks(agent);  // the session's first reading comes before the capture: a pause after it is told apart
         CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(1024, Duration.ofMinutes(1), 64, 1024, 200_000));
         retain(64 * 1024);  // ~40,000 entries more: copying the table, inside the race's window, takes longer
         churn.start();
@@ -314,6 +315,7 @@ class NativeAgentTest {
         int dumps = 0;
         try {
             while (agent.gcFinishes() < gcsAtStart + 60 && System.nanoTime() < deadline) {
+                readGcClocks(agent);  // as the session does before a dump
                 NativeSnapshot snapshot = agent.snapshot(survivors, LiveProof.NONE);
                 long survived = snapshot.sites().stream().filter(s -> s.type().equals("short[]") && !s.stack().isEmpty()
                         && s.stack().get(0).methodName().equals("churnOnce")).mapToLong(s -> s.live().tracked()).sum();
@@ -328,6 +330,73 @@ class NativeAgentTest {
         }
         long gcs = agent.gcFinishes() - gcsAtStart;
         assertTrue(gcs >= 20, gcs + " collections during " + dumps + " dumps: too few to have raced them");
+    }
+
+    /**
+     * The session's reading of the GC clocks (LiveTracker): the beans' count of collections that free
+     * objects and the JVMTI finishes, read beans, finishes, beans, finishes until both agree.
+     */
+    static void readGcClocks(NativeAgent agent) {
+        for (int i = 0; i < 10; i++) {
+            long collections = freeingCollections();
+            long finishes = agent.gcFinishes();
+            if (collections == freeingCollections() && finishes == agent.gcFinishes()) {
+                agent.setGcCount(collections, finishes);
+                return;
+            }
+        }
+    }
+
+    /** The GC beans' collections, G1's concurrent pauses (JDK 20+: their own bean) left out. */
+    static long freeingCollections() {
+        return java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .filter(b -> !b.getName().equals("G1 Concurrent GC")).mapToLong(b -> Math.max(0, b.getCollectionCount())).sum();
+    }
+
+    /**
+     * G1's Remark and Cleanup post JVMTI GC finishes but free nothing: a finish the collections' count did
+     * not follow (between two readings) is no collection survived, and finishes after the last reading are
+     * not counted yet. Real collections, readings told to the agent as the session would have read them.
+     */
+    @Test
+    void aFinishThatWasNoCollectionIsNotSurvived() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(1024, Duration.ofMinutes(1), 64, 1024, 100_000));
+        try {
+            // The beans' real count (a reading below it would be stale to the agent, and to the tests after this one);
+            // the readings below tell fewer collections than the beans count, never more.
+            long collections = freeingCollections();
+            agent.setGcCount(collections, agent.gcFinishes());
+            retain(4 * 1024);  // 4 MiB kept, ~4,000 samples at 1 KiB
+            System.gc();
+            System.gc();
+            long finishes = agent.gcFinishes();
+            assertTrue(finishes >= 2, "collections post JVMTI finishes");
+            assertEquals(0, survivors(agent, 1), "finishes not read yet are not counted");
+            agent.setGcCount(collections += 2, finishes);
+            assertTrue(survivors(agent, 2) > 1000, "two collections survived");
+            assertEquals(0, survivors(agent, 3));
+
+            System.gc();  // told as a Remark: a finish the collections did not follow
+            agent.setGcCount(collections, agent.gcFinishes());
+            assertEquals(0, survivors(agent, 3), "a pause that freed nothing is not a collection survived");
+
+            System.gc();  // a collection again
+            agent.setGcCount(collections += 1, agent.gcFinishes());
+            assertTrue(survivors(agent, 3) > 1000, "the next collection is");
+            assertEquals(0, survivors(agent, 4));
+        } finally {
+            agent.stop();
+            retained.clear();
+        }
+    }
+
+    /** Tracked objects of retain() that survived at least {@code gcs} collections. */
+    private static long survivors(NativeAgent agent, int gcs) throws IOException {
+        return agent.snapshot(new LiveFilter(Duration.ZERO, gcs), LiveProof.NONE).sites().stream()
+                .filter(s -> s.type().equals("long[]") && !s.stack().isEmpty() && s.stack().get(0).methodName().equals("retain")
+                        && s.live() != null)
+                .mapToLong(s -> s.live().tracked()).sum();
     }
 
     static List<long[]> retained = new ArrayList<>();

@@ -760,7 +760,7 @@ public final class Controller {
         }
         long took = System.nanoTime() - began;
         liveTracker.markings().forced(began);
-        native_.setGcCount(liveTracker.gcCount());
+        liveTracker.updateGcCount();
         return took;
     }
 

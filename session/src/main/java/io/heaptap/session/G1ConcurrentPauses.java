@@ -11,17 +11,11 @@ import java.util.function.LongSupplier;
  * the growth of the events' count minus the growth of the beans' counts is the number of concurrent
  * pauses in between, each of which ended after the earlier reading began.
  *
- * <p>A reading is taken as beans, events, beans, events and kept only if both pairs agree: a pause
- * between the two reads of one count would skew the difference. Both counts grow at the end of a pause,
- * inside its safepoint, and reading a bean's count waits for a safepoint to end, so a reading that agrees
- * holds every pause on both sides or on neither. Where the events' count falls short (events off between
- * captures, a JVMTI environment without them), the difference is smaller, never larger: fewer pauses
- * are found, which proves less, never more. A negative difference finds none.
+ * <p>Readings are {@link GcClockReading}s, which agree or are skipped. Where the events' count falls short
+ * (events off between captures, a JVMTI environment without them), the difference is smaller, never
+ * larger: fewer pauses are found, which proves less, never more. A negative difference finds none.
  */
 final class G1ConcurrentPauses {
-    /** Tries per reading: each retry follows a pause, and pauses are milliseconds apart at the least. */
-    static final int TRIES = 4;
-
     private final LongSupplier beanCollections;
     private final LongSupplier gcFinishEvents;
     private final LongSupplier nanoTime;
@@ -45,26 +39,19 @@ final class G1ConcurrentPauses {
 
     /** Takes a reading and tells the clock of the concurrent pauses since the last one; a reading that never agrees is skipped. */
     synchronized void update() {
-        for (int i = 0; i < TRIES; i++) {
-            long nanos = nanoTime.getAsLong();
-            long collections = beanCollections.getAsLong();
-            long events = gcFinishEvents.getAsLong();
-            long collectionsAgain = beanCollections.getAsLong();
-            long eventsAgain = gcFinishEvents.getAsLong();
-            if (collections != collectionsAgain || events != eventsAgain) {
-                continue;
-            }
-            if (read) {
-                long pauses = (events - lastEvents) - (collections - lastCollections);
-                if (pauses > 0) {
-                    clock.onG1ConcurrentPauses(pauses, lastNanos);
-                }
-            }
-            read = true;
-            lastCollections = collections;
-            lastEvents = events;
-            lastNanos = nanos;
+        GcClockReading reading = GcClockReading.take(nanoTime, beanCollections, gcFinishEvents);
+        if (reading == null) {
             return;
         }
+        if (read) {
+            long pauses = (reading.finishes() - lastEvents) - (reading.collections() - lastCollections);
+            if (pauses > 0) {
+                clock.onG1ConcurrentPauses(pauses, lastNanos);
+            }
+        }
+        read = true;
+        lastCollections = reading.collections();
+        lastEvents = reading.finishes();
+        lastNanos = reading.nanos();
     }
 }

@@ -53,7 +53,7 @@ final class LiveTracker {
         markings = clock;
         countG1Pauses();  // the first reading: pauses before it prove nothing of this clock's
         subscription = beans.subscribe(this::onCollection);
-        agent.setGcCount(beans.collectionCount());
+        updateGcCount();
         long signals = agent.collectionSignals();  // read here: a collection between now and the thread's start still counts
         thread = new Thread(NativeAgent.heaptapThread(() -> run(signals)), "heaptap-live");
         thread.setDaemon(true);
@@ -79,7 +79,7 @@ final class LiveTracker {
 
     /** After collections ({@link GcBeans#subscribe}), on a thread marked as heaptap's. */
     void onCollection(GcBeans.Collection collection) {
-        agent.setGcCount(beans.collectionCount());
+        updateGcCount();
         markings.onCollection(collection.gcName(), collection.cause(), collection.id(), collection.startMillis(), collection.endMillis());
         countG1Pauses();
         agent.signalCollection();
@@ -87,11 +87,29 @@ final class LiveTracker {
 
     /**
      * The liveness-proof clock of the current tracking (a new one after each reset), up to date: on
-     * JDK 11-19's G1 the concurrent pauses since the last collection's notification are counted first.
+     * JDK 11-19's G1 the concurrent pauses since the last collection's notification are counted first,
+     * and the agent's GC count is brought up to date (a dump asks for this clock first).
      */
     MarkingClock markings() {
         countG1Pauses();
+        updateGcCount();
         return markings;
+    }
+
+    /**
+     * Tells the agent the GC beans' count of collections and, read in agreement with it, its own count of
+     * JVMTI GC finishes: the finishes beyond the collections were pauses that free nothing (G1's Remark and
+     * Cleanup), which no tracked object counts as survived. Runs on heaptap-live, a GC bean's listener and
+     * the session's thread at once, without a lock (a lock held while reading the beans would be held while
+     * calling into them): the agent ignores a reading older than the last one it took.
+     */
+    void updateGcCount() {
+        GcClockReading reading = GcClockReading.take(System::nanoTime, beans::collectionCount, agent::gcFinishes);
+        if (reading != null) {
+            agent.setGcCount(reading.collections(), reading.finishes());
+        } else {
+            agent.setGcCount(beans.collectionCount(), -1);
+        }
     }
 
     private void countG1Pauses() {
@@ -110,13 +128,9 @@ final class LiveTracker {
                 return;  // stop() asked us to end
             }
             seen = signals;
+            updateGcCount();  // after every pause: a Remark is told from a young collection while it is the only new one
             agent.maintainLive();
             countG1Pauses();  // after every pause, and at least once a second: a concurrent pause's lower bound is never older
         }
-    }
-
-    /** Collections so far, as the GC clock counts them ({@link GcBeans#collectionCount}). */
-    long gcCount() {
-        return beans.collectionCount();
     }
 }

@@ -37,6 +37,8 @@ final class FakeSampler implements Sampler {
     volatile int forcedGcs;
     volatile boolean forceGcRefused;
     volatile long gcCount = -1;
+    /** The JVMTI finishes last read in agreement with gcCount (-1: none agreed). */
+    volatile long gcFinishesRead = -1;
     /** JVMTI GarbageCollectionFinish events the test posts ({@link #finishCollection}), and the live table's cleanings asked for. */
     final AtomicLong gcFinishes = new AtomicLong();
     final AtomicLong maintenances = new AtomicLong();
@@ -110,8 +112,9 @@ final class FakeSampler implements Sampler {
     }
 
     @Override
-    public void setGcCount(long count) {
+    public void setGcCount(long count, long finishes) {
         gcCount = count;
+        gcFinishesRead = finishes;
     }
 
     @Override

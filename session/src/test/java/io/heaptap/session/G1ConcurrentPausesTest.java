@@ -83,7 +83,7 @@ class G1ConcurrentPausesTest {
         MarkingClock clock = jdk17G1();
         Script s = new Script().agreeing(100, 10, 10);
         s.skewed(150, 10, 10, true).agreeing(160, 11, 11);  // retried: a young pause skewed the first try
-        for (int i = 0; i < G1ConcurrentPauses.TRIES; i++) {
+        for (int i = 0; i < GcClockReading.TRIES; i++) {
             s.skewed(200 + i, 11 + i, 13 + 2 * i, i % 2 == 0);  // never agrees: skipped
         }
         s.agreeing(300, 20, 22).agreeing(400, 20, 24);

@@ -64,6 +64,30 @@ class LiveTrackerTest {
         assertFalse(liveThreadRunning());
     }
 
+    @Test
+    void afterEachPauseTheAgentIsToldTheFinishesReadTogetherWithTheCollections() throws Exception {
+        FakeSampler sampler = new FakeSampler();
+        FakeGcBeans beans = new FakeGcBeans("G1 Young Generation", "G1 Concurrent GC", "G1 Old Generation");
+        LiveTracker tracker = new LiveTracker(sampler, beans, TimeUnit.DAYS.toMillis(1));
+        tracker.start();
+        try {
+            assertEquals(0, sampler.gcFinishesRead, "the first reading, at the start");
+            // A Remark: a JVMTI finish, and no bean that counts collections moved. The agent tells it apart by that.
+            assertACleaningFollows(sampler, sampler::finishCollection, "the finish woke no cleaning");
+            assertEquals(1, sampler.gcFinishesRead, "read after the pause, before the cleaning");
+            assertEquals(0, sampler.gcCount);
+            // A young collection: its bean and the finishes both move.
+            assertACleaningFollows(sampler, () -> {
+                beans.collectSeveral("G1 Young Generation", "G1 Evacuation Pause", 1, 1, 0, 0);
+                sampler.finishCollection();
+            }, "the finish woke no cleaning");
+            assertEquals(2, sampler.gcFinishesRead);
+            assertEquals(1, sampler.gcCount);
+        } finally {
+            tracker.stop();
+        }
+    }
+
     /** Waits (a minute at most: the tracker's idle cleaning is a day) for a cleaning after {@code collection}. */
     private static void assertACleaningFollows(FakeSampler sampler, Runnable collection, String failure) {
         long before = sampler.maintenances.get();
