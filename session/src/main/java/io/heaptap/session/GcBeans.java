@@ -56,6 +56,12 @@ interface GcBeans {
     Subscription subscribe(Consumer<Collection> listener);
 
     /**
+     * As {@link #subscribe}, but only the collections that can prove liveness, as they end: nothing is
+     * polled for this listener, so nothing of heaptap's runs between collections for it.
+     */
+    Subscription subscribeWholeHeap(Consumer<Collection> listener);
+
+    /**
      * Collections so far: the cycles of every collector, without the "Pauses" beans of ZGC and
      * Shenandoah and G1's "Concurrent GC" bean, which count pauses within those cycles again.
      */

@@ -10,11 +10,13 @@ import java.util.concurrent.TimeUnit;
  * Keeps the live table clean, its GC clock right, and the {@link MarkingClock} fed. GC callbacks may
  * not use JNI, so weak references of collected objects are deleted here, on the daemon thread
  * {@code heaptap-live}, right after collections. It sleeps in the native agent until a JVMTI
- * GarbageCollectionFinish or a GC bean's report ({@link GcBeans#subscribe}) wakes it
- * ({@link Sampler#awaitCollectionSignal}): G1, Parallel and Serial post the event for every pause,
- * young ones included, which their beans are no longer asked to notify ({@link PlatformGcBeans}). The
- * GC count comes from the GC beans, which every HotSpot collector keeps (ZGC and Shenandoah post no
- * JVMTI GC events).
+ * GarbageCollectionFinish or the report of a collection that can prove liveness
+ * ({@link GcBeans#subscribeWholeHeap}) wakes it ({@link Sampler#awaitCollectionSignal}), or a second
+ * passed: G1, Parallel and Serial post the event for every pause, young ones included; ZGC and
+ * Shenandoah post none, and their whole-heap cycles are reported, their young ones (generational ZGC)
+ * cleaned after within a second. Nothing is polled for it: it runs after a capture while tracked
+ * objects are kept, and must cost nothing between collections. The GC count comes from the GC beans,
+ * read after each wake and before each dump ({@link #updateGcCount}).
  */
 final class LiveTracker {
     /**
@@ -52,7 +54,7 @@ final class LiveTracker {
         g1Pauses = G1ConcurrentPauses.needed(names) ? new G1ConcurrentPauses(beans::collectionCount, agent::gcFinishes, System::nanoTime, clock) : null;
         markings = clock;
         countG1Pauses();  // the first reading: pauses before it prove nothing of this clock's
-        subscription = beans.subscribe(this::onCollection);
+        subscription = beans.subscribeWholeHeap(this::onCollection);
         updateGcCount();
         long signals = agent.collectionSignals();  // read here: a collection between now and the thread's start still counts
         thread = new Thread(NativeAgent.heaptapThread(() -> run(signals)), "heaptap-live");
@@ -77,7 +79,7 @@ final class LiveTracker {
         }
     }
 
-    /** After collections ({@link GcBeans#subscribe}), on a thread marked as heaptap's. */
+    /** After collections that can prove liveness ({@link GcBeans#subscribeWholeHeap}), on a thread marked as heaptap's. */
     void onCollection(GcBeans.Collection collection) {
         updateGcCount();
         markings.onCollection(collection.gcName(), collection.cause(), collection.id(), collection.startMillis(), collection.endMillis());

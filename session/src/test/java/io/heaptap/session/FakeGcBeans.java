@@ -77,4 +77,15 @@ final class FakeGcBeans implements GcBeans {
         listeners.add(listener);
         return () -> listeners.remove(listener);
     }
+
+    /** As the platform's: only the collections of the beans it asks the JVM to notify. */
+    @Override
+    public Subscription subscribeWholeHeap(Consumer<Collection> listener) {
+        Consumer<Collection> filtered = c -> {
+            if (PlatformGcBeans.notified(c.gcName())) {
+                listener.accept(c);
+            }
+        };
+        return subscribe(filtered);
+    }
 }

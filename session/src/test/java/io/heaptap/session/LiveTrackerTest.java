@@ -15,12 +15,15 @@ class LiveTrackerTest {
         FakeSampler sampler = new FakeSampler();
         FakeGcBeans beans = new FakeGcBeans("PS Scavenge", "PS MarkSweep");
         beans.collect("PS Scavenge", "Allocation Failure", 1, 0, 0);
-        LiveTracker tracker = new LiveTracker(sampler, beans);
+        LiveTracker tracker = new LiveTracker(sampler, beans, TimeUnit.DAYS.toMillis(1));  // no cleaning but after collections
         tracker.start();
         try {
             assertEquals(1, sampler.gcCount, "the clock starts at the collections so far");
+            // Young collections: their bean is not notified, the JVMTI finish wakes heaptap-live, which reads the count.
             beans.collect("PS Scavenge", "Allocation Failure", 1, 0, 0);
             beans.collect("PS Scavenge", "Allocation Failure", 1, 0, 0);
+            assertEquals(1, sampler.gcCount, "a young collection's bean is not heard");
+            assertACleaningFollows(sampler, sampler::finishCollection, "the JVMTI event woke no cleaning");
             assertEquals(3, sampler.gcCount);
             assertEquals(0, tracker.markings().completed(), "young collections prove nothing");
             beans.collect("PS MarkSweep", "System.gc()", 20, 0, 0);

@@ -56,6 +56,33 @@ class PlatformGcBeansTest {
         }
     }
 
+    /**
+     * The live tracking's subscription goes on after a capture: it hears full collections as they end, and
+     * no poll runs for it. The GC cost's subscription starts the poll, and closing it stops the poll again.
+     */
+    @Test
+    void aWholeHeapSubscriptionHearsFullCollectionsAndRunsNoPoll() throws Exception {
+        PlatformGcBeans beans = new PlatformGcBeans();
+        CompletableFuture<GcBeans.Collection> full = new CompletableFuture<>();
+        try (GcBeans.Subscription wholeHeap = beans.subscribeWholeHeap(full::complete)) {
+            assertTrue(pollThreads().isEmpty(), "no poll for a whole-heap subscription");
+            System.gc();
+            GcBeans.Collection collection = full.get(1, TimeUnit.MINUTES);
+            assertTrue(PlatformGcBeans.notified(collection.gcName()), collection.toString());
+            try (GcBeans.Subscription everything = beans.subscribe(c -> { })) {
+                assertEquals(1, pollThreads().size(), "every collection: the poll runs");
+            }
+            for (Thread poll : pollThreads()) {
+                poll.join(TimeUnit.MINUTES.toMillis(1));
+            }
+            assertTrue(pollThreads().isEmpty(), "the poll ends with the last subscription that needs it");
+        }
+    }
+
+    private static List<Thread> pollThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("heaptap-gc-poll") && t.isAlive()).toList();
+    }
+
     /** The beans of this JVM's collector that {@link PlatformGcBeans} polls. */
     static List<com.sun.management.GarbageCollectorMXBean> polledBeans() {
         List<com.sun.management.GarbageCollectorMXBean> polled = ManagementFactory.getGarbageCollectorMXBeans().stream()

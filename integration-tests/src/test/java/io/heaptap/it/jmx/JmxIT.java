@@ -20,6 +20,7 @@ import io.heaptap.it.support.Wait;
 import io.heaptap.it.workload.Allocator;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -73,6 +74,7 @@ class JmxIT {
             // 5 s: the checks of the running capture below must come before its time box ends on a loaded machine.
             s.invoke(NAME, "start", new Object[] {"5s", "64k", true}, START);
             assertEquals("recording", s.getAttribute(NAME, "State"));
+            assertTrue(threadNames(target.pid()).contains("heaptap-gc-poll"), "the GC cost polls young collections while recording");
             assertEquals(65536L, s.getAttribute(NAME, "SamplingIntervalBytes"));
             assertEquals("64.0 KiB (fixed)", s.getAttribute(NAME, "Sampling"));
             Notification started = notifications.poll(30, TimeUnit.SECONDS);
@@ -83,6 +85,10 @@ class JmxIT {
             assertTrue(ended != null && ended.getType().equals("io.heaptap.capture.ended"), "the time-box notification");
             assertTrue(ended.getMessage().contains("time box ended"), ended.getMessage());
             assertEquals("stopped", s.getAttribute(NAME, "State"));
+            // Tracked objects are kept until reset, and so is their cleaning thread; nothing polls between collections.
+            Wait.until("the GC poll to end with the capture", Duration.ofSeconds(30),
+                    () -> !threadsOf(target.pid()).contains("heaptap-gc-poll"));
+            assertTrue(threadNames(target.pid()).contains("heaptap-live"), "the live tracking goes on after the capture");
             assertTrue((Double) s.getAttribute(NAME, "EstimatedAllocatedBytes") > 0);
             // The whole status in one read: the Status composite agrees with the single attributes.
             CompositeData status = (CompositeData) s.getAttribute(NAME, "Status");
@@ -109,6 +115,14 @@ class JmxIT {
             s.invoke(NAME, "reset", new Object[0], new String[0]);  // twice: harmless
             s.invoke(NAME, "stop", new Object[0], new String[0]);   // while idle: harmless
             assertEquals("idle", s.getAttribute(NAME, "State"));
+        }
+    }
+
+    private static String threadsOf(long pid) {
+        try {
+            return threadNames(pid);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
