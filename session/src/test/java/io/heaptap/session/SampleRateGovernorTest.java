@@ -74,7 +74,7 @@ class SampleRateGovernorTest {
             double factor = i % 2 == 0 ? 1.45 : 0.55;  // every reading inside [target/2, 2 x target], each second's mean on it
             assertEquals(128 * 1024, run.reading(steady * factor, READING), "reading " + i + ": rate x" + factor);
         }
-        assertEquals(128 * 1024, run.readings(steady * 1.15, 30), "a drift inside [target/1.2, 1.2 x target] moves nothing");
+        assertEquals(128 * 1024, run.readings(steady * 1.08, 30), "a drift inside [target/1.1, 1.1 x target] moves nothing");
         int readings = 0;
         while (run.governor.interval() == 128 * 1024 && readings < 30) {
             run.reading(steady * 1.5, READING);
