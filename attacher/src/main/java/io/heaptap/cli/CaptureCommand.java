@@ -2,22 +2,29 @@ package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
 import io.heaptap.attach.Target;
+import io.heaptap.cli.args.Arguments;
+import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.session.CaptureOptions;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
+import java.util.List;
 
-@Command(name = "capture", mixinStandardHelpOptions = true,
-        description = {"Attach to a running JVM, sample its allocations for a time box, and print or write the profile.",
-                "Ctrl-C stops the capture in the target and still writes what was collected."})
 final class CaptureCommand extends TargetCommand {
-    @Mixin
-    CaptureFlags capture;
-    @Mixin
-    OutputFlags outputFlags;
-    @Mixin
-    LiveViewFlags liveView;
+    static final Syntax SYNTAX = new Syntax("capture",
+            List.of("Attach to a running JVM, sample its allocations for a time box, and print or write the profile.",
+                    "Ctrl-C stops the capture in the target and still writes what was collected."),
+            TARGET, Syntax.join(CaptureFlags.FLAGS, OutputFlags.FLAGS, LiveViewFlags.FLAGS), false);
+
+    private final CaptureFlags capture;
+    private final OutputFlags outputFlags;
+    private final LiveViewFlags liveView;
+
+    CaptureCommand(Arguments args) {
+        super(args);
+        capture = CaptureFlags.from(args);
+        outputFlags = OutputFlags.from(args);
+        liveView = LiveViewFlags.from(args);
+    }
 
     private CaptureOptions options;
     private Output output;

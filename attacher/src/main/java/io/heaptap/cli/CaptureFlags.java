@@ -1,44 +1,40 @@
 package io.heaptap.cli;
 
+import io.heaptap.cli.args.Arguments;
+import io.heaptap.cli.args.Flag;
 import io.heaptap.session.CaptureOptions;
 
-import picocli.CommandLine.Option;
+import java.util.List;
 
 /**
  * The options of a capture, shared by {@code capture} and {@code start}. Ranges and defaults in the
  * help come from CaptureOptions' constants, which also check the values.
  */
-final class CaptureFlags {
-    @Option(names = "--duration", defaultValue = "30s", paramLabel = "<duration>",
-            description = "Time box, e.g. 30s, 2m, 1h (max 24h). Sampling stops in the target when it ends. Default: ${DEFAULT-VALUE}.")
-    String duration;
+record CaptureFlags(String duration, String interval, String rate, int depth, int maxStacks, boolean noLive, int liveBudget) {
+    static final List<Flag> FLAGS = List.of(
+            Flag.value("--duration", "<duration>",
+                    "Time box, e.g. 30s, 2m, 1h (max 24h). Sampling stops in the target when it ends. Default: 30s."),
+            Flag.value("--interval", "<size>",
+                    "A fixed mean of bytes allocated between samples, per thread, e.g. 512k, 64k, 1m."
+                            + " Default: none; the interval follows --rate."),
+            Flag.value("--rate", "<samples/s>",
+                    "Samples per second to keep near by moving the interval (32k-64m) with the"
+                            + " allocation rate; estimates stay unbiased. " + CaptureOptions.MIN_SAMPLE_RATE + "-"
+                            + CaptureOptions.MAX_SAMPLE_RATE + ". Default: " + CaptureOptions.DEFAULT_SAMPLE_RATE + ". Not with --interval."),
+            Flag.value("--depth", "<frames>",
+                    "Stack frames kept per sample, 1-" + CaptureOptions.MAX_DEPTH + ". Default: " + CaptureOptions.DEFAULT_DEPTH + "."),
+            Flag.value("--max-stacks", "<n>",
+                    "Distinct stacks kept; samples beyond are counted without a stack. Default: " + CaptureOptions.DEFAULT_MAX_STACKS + "."),
+            Flag.toggle("--no-live", "Do not track sampled objects (no live set, age or GCs survived)."),
+            Flag.value("--live-budget", "<n>",
+                    "Maximum tracked objects, 1-" + CaptureOptions.MAX_LIVE_BUDGET + "; a full table is thinned (estimates stay"
+                            + " unbiased). Default: " + CaptureOptions.DEFAULT_LIVE_BUDGET + "."));
 
-    @Option(names = "--interval", paramLabel = "<size>",
-            description = "A fixed mean of bytes allocated between samples, per thread, e.g. 512k, 64k, 1m."
-                    + " Default: none; the interval follows --rate.")
-    String interval;
-
-    @Option(names = "--rate", paramLabel = "<samples/s>",
-            description = "Samples per second to keep near by moving the interval (32k-64m) with the"
-                    + " allocation rate; estimates stay unbiased. " + CaptureOptions.MIN_SAMPLE_RATE + "-" + CaptureOptions.MAX_SAMPLE_RATE
-                    + ". Default: " + CaptureOptions.DEFAULT_SAMPLE_RATE + ". Not with --interval.")
-    String rate;
-
-    @Option(names = "--depth", defaultValue = "" + CaptureOptions.DEFAULT_DEPTH, paramLabel = "<frames>",
-            description = "Stack frames kept per sample, 1-" + CaptureOptions.MAX_DEPTH + ". Default: ${DEFAULT-VALUE}.")
-    int depth;
-
-    @Option(names = "--max-stacks", defaultValue = "" + CaptureOptions.DEFAULT_MAX_STACKS, paramLabel = "<n>",
-            description = "Distinct stacks kept; samples beyond are counted without a stack. Default: ${DEFAULT-VALUE}.")
-    int maxStacks;
-
-    @Option(names = "--no-live", description = "Do not track sampled objects (no live set, age or GCs survived).")
-    boolean noLive;
-
-    @Option(names = "--live-budget", defaultValue = "" + CaptureOptions.DEFAULT_LIVE_BUDGET, paramLabel = "<n>",
-            description = "Maximum tracked objects, 1-" + CaptureOptions.MAX_LIVE_BUDGET + "; a full table is thinned (estimates stay"
-                    + " unbiased). Default: ${DEFAULT-VALUE}.")
-    int liveBudget;
+    static CaptureFlags from(Arguments args) {
+        return new CaptureFlags(args.value("--duration", "30s"), args.value("--interval"), args.value("--rate"),
+                args.intValue("--depth", CaptureOptions.DEFAULT_DEPTH), args.intValue("--max-stacks", CaptureOptions.DEFAULT_MAX_STACKS),
+                args.has("--no-live"), args.intValue("--live-budget", CaptureOptions.DEFAULT_LIVE_BUDGET));
+    }
 
     CaptureOptions options() {
         if (interval != null && rate != null) {

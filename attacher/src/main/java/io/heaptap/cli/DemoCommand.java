@@ -2,6 +2,9 @@ package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
 import io.heaptap.attach.Target;
+import io.heaptap.cli.args.Arguments;
+import io.heaptap.cli.args.Flag;
+import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.exit.HeaptapException;
 import io.heaptap.session.CaptureOptions;
@@ -15,17 +18,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Start a demo JVM with a known allocation mix, capture it, print the table and write an HTML flame graph.")
 final class DemoCommand implements Callable<Integer> {
-    @Option(names = "--duration", defaultValue = "5s", description = "How long to capture. Default: ${DEFAULT-VALUE}.")
-    String duration;
+    static final Syntax SYNTAX = Syntax.of("demo",
+            "Start a demo JVM with a known allocation mix, capture it, print the table and write an HTML flame graph.", null,
+            List.of(Flag.value("--duration", "<duration>", "How long to capture. Default: 5s."),
+                    Flag.value("--html", "<file>", "Where to write the flame graph. Default: heaptap-demo.html.")));
 
-    @Option(names = "--html", defaultValue = "heaptap-demo.html", description = "Where to write the flame graph. Default: ${DEFAULT-VALUE}.")
-    Path html;
+    private final String duration;
+    private final Path html;
+
+    DemoCommand(Arguments args) {
+        duration = args.value("--duration", "5s");
+        Path given = args.path("--html");
+        html = given == null ? Path.of("heaptap-demo.html") : given;
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -45,9 +51,9 @@ final class DemoCommand implements Callable<Integer> {
             try {
                 AgentConnection.Started started = CaptureRun.start(target, options, TargetCommand.client("demo"));
                 try (AgentConnection connection = AgentConnection.open(target)) {
-                    ExitCode code = CaptureRun.follow(connection, started, options, Output.resolve("text", null), new LiveViewFlags(),
+                    ExitCode code = CaptureRun.follow(connection, started, options, Output.resolve("text", null), LiveViewFlags.NONE,
                             interruption);
-                    CaptureRun.write(connection, new LiveViewFlags().dump(connection.heaptap()), htmlOut);
+                    CaptureRun.write(connection, LiveViewFlags.NONE.dump(connection.heaptap()), htmlOut);
                     System.err.println("heaptap: open " + htmlOut.file() + " in a browser for the flame graph");
                     return code.code();
                 }

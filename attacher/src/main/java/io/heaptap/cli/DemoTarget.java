@@ -1,15 +1,15 @@
 package io.heaptap.cli;
 
+import io.heaptap.cli.args.Syntax;
 import io.heaptap.demo.DemoWorkload;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.Callable;
 
-import picocli.CommandLine.Command;
-
 /** The demo's target JVM (hidden): runs the workload until its parent closes stdin. */
-@Command(name = "__demo-target", hidden = true)
 final class DemoTarget implements Callable<Integer> {
+    static final Syntax SYNTAX = new Syntax("__demo-target", List.of("The demo's target JVM."), null, List.of(), true);
     static final String READY = "heaptap-demo-ready";
 
     @Override

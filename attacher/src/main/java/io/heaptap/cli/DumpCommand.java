@@ -1,18 +1,23 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.cli.args.Arguments;
+import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-
-@Command(name = "dump", mixinStandardHelpOptions = true,
-        description = "Read the profile of the current or last capture: fetched from the target undecoded, in chunks, and encoded here.")
 final class DumpCommand extends TargetCommand {
-    @Mixin
-    OutputFlags outputFlags;
-    @Mixin
-    LiveViewFlags liveView;
+    static final Syntax SYNTAX = Syntax.of("dump",
+            "Read the profile of the current or last capture: fetched from the target undecoded, in chunks, and encoded here.",
+            TARGET, Syntax.join(OutputFlags.FLAGS, LiveViewFlags.FLAGS));
+
+    private final OutputFlags outputFlags;
+    private final LiveViewFlags liveView;
+
+    DumpCommand(Arguments args) {
+        super(args);
+        outputFlags = OutputFlags.from(args);
+        liveView = LiveViewFlags.from(args);
+    }
 
     private Output output;
 

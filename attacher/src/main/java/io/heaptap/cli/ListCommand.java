@@ -2,16 +2,16 @@ package io.heaptap.cli;
 
 import io.heaptap.attach.TargetResolver;
 import io.heaptap.attach.TargetResolver.ListedJvm;
+import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 
 import java.util.List;
 import java.util.concurrent.Callable;
 
-import picocli.CommandLine.Command;
-
-@Command(name = "list", mixinStandardHelpOptions = true,
-        description = "List local JVMs (like jps): pid, main class, Java version, whether heaptap is loaded.")
 final class ListCommand implements Callable<Integer> {
+    static final Syntax SYNTAX = Syntax.of("list",
+            "List local JVMs (like jps): pid, main class, Java version, whether heaptap is loaded.", null, List.of());
+
     @Override
     public Integer call() {
         List<ListedJvm> jvms = TargetResolver.list();

@@ -1,59 +1,74 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AttachPhases;
+import io.heaptap.cli.args.ArgumentParser;
+import io.heaptap.cli.args.Arguments;
+import io.heaptap.cli.args.HelpText;
+import io.heaptap.cli.args.Suggestions;
+import io.heaptap.cli.args.Syntax;
+import io.heaptap.cli.args.UsageException;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.exit.HeaptapException;
 import io.heaptap.profile.format.TerminalText;
 import io.heaptap.session.Version;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
+import java.util.concurrent.Callable;
 
 /** The heaptap command line. Errors are one line on stderr and a documented exit code. */
-@Command(name = "heaptap", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
-        description = "On-demand allocation profiling of running JVMs.",
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "1:internal error (a bug: please report it)",
-                "2:bad arguments or unwritable --out", "3:no such process, or no single JVM matches",
-                "4:cannot attach (not a JVM, attach disabled, other user, Java < 17)",
-                "5:the target refused (another profiler holds the capability, capture already running)",
-                "6:the target JVM exited", "130:interrupted (Ctrl-C); what was collected is still written"})
-public final class Main implements Runnable {
-    /**
-     * The subcommands' names (each class's {@code @Command} name; MainTest checks they agree), in
-     * help order. picocli builds a command's model by reflection over its options and mixins when it
-     * is added; building all twelve took 0.25-0.6 s of every run, so a run that names its
-     * subcommand builds that one alone.
-     */
+public final class Main {
+    static final String DESCRIPTION = "On-demand allocation profiling of running JVMs.";
+
+    static final List<String> EXIT_CODES = List.of("0:success", "1:internal error (a bug: please report it)",
+            "2:bad arguments or unwritable --out", "3:no such process, or no single JVM matches",
+            "4:cannot attach (not a JVM, attach disabled, other user, Java < 17)",
+            "5:the target refused (another profiler holds the capability, capture already running)",
+            "6:the target JVM exited", "130:interrupted (Ctrl-C); what was collected is still written");
+
+    /** The subcommands' names, in help order. */
     static final List<String> SUBCOMMANDS = List.of("list", "capture", "leaks", "paths", "start", "stop", "status",
             "dump", "reset", "serve", "demo", "__demo-target");
 
-    @Spec
-    CommandSpec spec;
+    private Main() {
+    }
 
-    /**
-     * A new subcommand object by name, or null. A switch, not a map of constructor references: each
-     * reference is a class the JVM spins at first use, and twelve of them cost every run ~30 ms of CPU.
-     */
-    static Object subcommand(String name) {
+    /** A subcommand's syntax by name, or null. A switch, so a run loads the one command class it names. */
+    static Syntax syntax(String name) {
         return switch (name) {
-            case "list" -> new ListCommand();
-            case "capture" -> new CaptureCommand();
-            case "leaks" -> new LeaksCommand();
-            case "paths" -> new PathsCommand();
-            case "start" -> new StartCommand();
-            case "stop" -> new StopCommand();
-            case "status" -> new StatusCommand();
-            case "dump" -> new DumpCommand();
-            case "reset" -> new ResetCommand();
-            case "serve" -> new ServeCommand();
-            case "demo" -> new DemoCommand();
-            case "__demo-target" -> new DemoTarget();
+            case "list" -> ListCommand.SYNTAX;
+            case "capture" -> CaptureCommand.SYNTAX;
+            case "leaks" -> LeaksCommand.SYNTAX;
+            case "paths" -> PathsCommand.SYNTAX;
+            case "start" -> StartCommand.SYNTAX;
+            case "stop" -> StopCommand.SYNTAX;
+            case "status" -> StatusCommand.SYNTAX;
+            case "dump" -> DumpCommand.SYNTAX;
+            case "reset" -> ResetCommand.SYNTAX;
+            case "serve" -> ServeCommand.SYNTAX;
+            case "demo" -> DemoCommand.SYNTAX;
+            case "__demo-target" -> DemoTarget.SYNTAX;
             default -> null;
+        };
+    }
+
+    /** The command for arguments parsed against {@link #syntax}. */
+    static Callable<Integer> command(Arguments args) {
+        return switch (args.syntax().name()) {
+            case "list" -> new ListCommand();
+            case "capture" -> new CaptureCommand(args);
+            case "leaks" -> new LeaksCommand(args);
+            case "paths" -> new PathsCommand(args);
+            case "start" -> new StartCommand(args);
+            case "stop" -> new StopCommand(args);
+            case "status" -> new StatusCommand(args);
+            case "dump" -> new DumpCommand(args);
+            case "reset" -> new ResetCommand(args);
+            case "serve" -> new ServeCommand(args);
+            case "demo" -> new DemoCommand(args);
+            case "__demo-target" -> new DemoTarget();
+            default -> throw new IllegalStateException("no command " + args.syntax().name());
         };
     }
 
@@ -67,64 +82,62 @@ public final class Main implements Runnable {
     }
 
     public static int run(String[] args) {
-        CommandLine cli = new CommandLine(new Main());
-        // Subcommands first: the converters and handlers below reach the subcommands added before them.
-        Object named = args.length == 0 ? null : subcommand(args[0]);
-        if (named != null) {
-            cli.addSubcommand(named);
-        } else if (!(args.length == 1 && (args[0].equals("--version") || args[0].equals("-V")))) {
-            // help, a typo or an option first: every subcommand, so usage and suggestions are complete
-            for (String name : SUBCOMMANDS) {
-                cli.addSubcommand(subcommand(name));
+        String name = args.length == 0 ? "--help" : args[0];
+        try {
+            if (name.equals("-h") || name.equals("--help")) {
+                System.out.print(overview());
+                return ExitCode.OK.code();
             }
-        }
-        // Numbers in ASCII digits only: Java's parsers also take other scripts' digits ("\u0663" as 3).
-        CommandLine.ITypeConverter<Integer> ints = Main::asciiInt;
-        CommandLine.ITypeConverter<Long> longs = Main::asciiLong;
-        cli.registerConverter(Integer.class, ints).registerConverter(Integer.TYPE, ints)
-                .registerConverter(Long.class, longs).registerConverter(Long.TYPE, longs);
-        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            if (e instanceof HeaptapException h) {
-                cmd.getErr().println("heaptap: " + TerminalText.escape(h.getMessage()));
-                return h.exitCode().code();
+            if (name.equals("-V") || name.equals("--version")) {
+                System.out.println(version());
+                return ExitCode.OK.code();
             }
-            if (e instanceof IllegalArgumentException) {
-                cmd.getErr().println("heaptap: " + TerminalText.escape(e.getMessage()));
-                return ExitCode.USAGE.code();
+            Syntax syntax = syntax(name);
+            if (syntax == null) {
+                String nearest = Suggestions.nearest(name, SUBCOMMANDS);
+                throw new UsageException(null, (name.startsWith("-") ? "unknown option '" : "unknown command '") + name + "'"
+                        + (nearest == null || name.startsWith("-") ? "" : "; did you mean " + nearest + "?"));
             }
-            cmd.getErr().println("heaptap: internal error: " + TerminalText.escape(String.valueOf(e))
+            Arguments parsed = ArgumentParser.parse(syntax, Arrays.asList(args).subList(1, args.length));
+            switch (parsed.request()) {
+                case HELP -> {
+                    System.out.print(HelpText.of("heaptap", syntax));
+                    return ExitCode.OK.code();
+                }
+                case VERSION -> {
+                    System.out.println(version());
+                    return ExitCode.OK.code();
+                }
+                default -> {
+                    return command(parsed).call();
+                }
+            }
+        } catch (UsageException e) {
+            System.err.println("heaptap: " + TerminalText.escape(e.getMessage()));
+            System.err.println("usage: heaptap" + (e.command() == null ? "" : " " + e.command()) + " --help");
+            return ExitCode.USAGE.code();
+        } catch (HeaptapException e) {
+            System.err.println("heaptap: " + TerminalText.escape(e.getMessage()));
+            return e.exitCode().code();
+        } catch (IllegalArgumentException e) {
+            System.err.println("heaptap: " + TerminalText.escape(e.getMessage()));
+            return ExitCode.USAGE.code();
+        } catch (Exception e) {
+            System.err.println("heaptap: internal error: " + TerminalText.escape(String.valueOf(e))
                     + " (please report this with the command you ran)");
             return ExitCode.INTERNAL.code();
-        });
-        cli.setParameterExceptionHandler((e, arguments) -> {
-            CommandLine cmd = e.getCommandLine();
-            cmd.getErr().println("heaptap: " + TerminalText.escape(e.getMessage()));
-            cmd.getErr().println("usage: " + cmd.getCommandSpec().qualifiedName() + " --help");
-            return ExitCode.USAGE.code();
-        });
-        return cli.execute(args);
-    }
-
-    static int asciiInt(String value) {
-        return Math.toIntExact(asciiLong(value));
-    }
-
-    static long asciiLong(String value) {
-        if (!value.matches("[+-]?[0-9]{1,18}")) {
-            throw new CommandLine.TypeConversionException("'" + value + "' is not a whole number (ASCII digits)");
         }
-        return Long.parseLong(value);
     }
 
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
-    }
-
-    static final class VersionProvider implements CommandLine.IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            return new String[] {"heaptap " + Version.current()};
+    static String overview() {
+        List<Syntax> all = new ArrayList<>();
+        for (String n : SUBCOMMANDS) {
+            all.add(syntax(n));
         }
+        return HelpText.overview("heaptap", DESCRIPTION, all, EXIT_CODES);
+    }
+
+    static String version() {
+        return "heaptap " + Version.current();
     }
 }

@@ -1,20 +1,21 @@
 package io.heaptap.cli;
 
+import io.heaptap.cli.args.Arguments;
+import io.heaptap.cli.args.Flag;
 import io.heaptap.profile.format.ProfileFormat;
 
 import java.nio.file.Path;
-
-import picocli.CommandLine.Option;
+import java.util.List;
 
 /** Where and how a profile is written, shared by {@code capture} and {@code dump}. */
-final class OutputFlags {
-    @Option(names = "--format", paramLabel = "<format>",
-            description = "text, pprof, collapsed, json or html. Default: from the --out extension, else text.")
-    String format;
+record OutputFlags(String format, Path out) {
+    static final List<Flag> FLAGS = List.of(
+            Flag.value("--format", "<format>", "text, pprof, collapsed, json or html. Default: from the --out extension, else text."),
+            Flag.value("--out", "<file>", "Write to this file (.txt, .pb.gz, .collapsed, .json, .html) instead of stdout."));
 
-    @Option(names = "--out", paramLabel = "<file>",
-            description = "Write to this file (.txt, .pb.gz, .collapsed, .json, .html) instead of stdout.")
-    Path out;
+    static OutputFlags from(Arguments args) {
+        return new OutputFlags(args.value("--format"), args.path("--out"));
+    }
 
     Output resolve() {
         return Output.resolve(format, out);

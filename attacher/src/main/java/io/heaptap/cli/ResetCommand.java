@@ -1,13 +1,20 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.cli.args.Arguments;
+import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 
-import picocli.CommandLine.Command;
+import java.util.List;
 
-@Command(name = "reset", mixinStandardHelpOptions = true,
-        description = "Stop sampling and forget everything recorded in the target. Harmless when idle.")
 final class ResetCommand extends TargetCommand {
+    static final Syntax SYNTAX = Syntax.of("reset",
+            "Stop sampling and forget everything recorded in the target. Harmless when idle.", TARGET, List.of());
+
+    ResetCommand(Arguments args) {
+        super(args);
+    }
+
     @Override
     ExitCode run(AgentConnection connection) {
         connection.heaptap().reset();

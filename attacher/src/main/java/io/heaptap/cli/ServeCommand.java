@@ -4,6 +4,9 @@ import io.heaptap.agent.AgentArgumentCodec;
 import io.heaptap.attach.AgentConnection;
 import io.heaptap.attach.MBeanRefusedException;
 import io.heaptap.attach.Target;
+import io.heaptap.cli.args.Arguments;
+import io.heaptap.cli.args.Flag;
+import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.exit.HeaptapException;
 import io.heaptap.jmx.HeaptapMXBean;
@@ -13,40 +16,45 @@ import io.heaptap.http.TokenFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
-@Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Start heaptap's HTTP endpoint in the target (REST API, web page, /debug/pprof, /jolokia) and print its URL"
-                + " and how to send its token: every request needs it.",
-                "Without --token-file the target makes a token, in a file only its user and root can read.",
-                "Binds 127.0.0.1 unless told otherwise. Sampling stays off until started."})
 final class ServeCommand extends TargetCommand {
+    static final Syntax SYNTAX = new Syntax("serve",
+            List.of("Start heaptap's HTTP endpoint in the target (REST API, web page, /debug/pprof, /jolokia) and print its URL"
+                            + " and how to send its token: every request needs it.",
+                    "Without --token-file the target makes a token, in a file only its user and root can read.",
+                    "Binds 127.0.0.1 unless told otherwise. Sampling stays off until started."),
+            TARGET, List.of(
+                    Flag.value("--port", "N", "TCP port; 0 (the default) picks a free one."),
+                    Flag.value("--bind", "ADDRESS", "IP address to bind (default: " + ServeOptions.DEFAULT_BIND + ")."),
+                    Flag.value("--token-file", "FILE",
+                            "File (mode 600) holding the token every request must send, instead of one the target makes."),
+                    Flag.value("--cors-origin", "URL", "The one origin browsers may call from (CORS); off by default."),
+                    Flag.toggle("--stop", "Stop the endpoint instead."),
+                    Flag.toggle("--continuous", "Also sample continuously until stopped, for Pyroscope/Alloy and Parca:"
+                            + " /debug/pprof/allocs is then cumulative, as a Go service serves it (see docs/continuous.md)."),
+                    Flag.value("--service", "NAME", "With --continuous: the service name scrapes carry"
+                            + " (default: the main class or jar).")),
+            false);
 
-    @Option(names = "--port", paramLabel = "N", description = "TCP port; 0 (the default) picks a free one.")
-    int port;
+    private final int port;
+    private final String bind;
+    private final Path tokenFile;
+    private final String corsOrigin;
+    private final boolean stop;
+    private final boolean continuous;
+    private final String service;
 
-    @Option(names = "--bind", paramLabel = "ADDRESS", description = "IP address to bind (default: ${DEFAULT-VALUE}).")
-    String bind = ServeOptions.DEFAULT_BIND;
-
-    @Option(names = "--token-file", paramLabel = "FILE",
-            description = "File (mode 600) holding the token every request must send, instead of one the target makes.")
-    Path tokenFile;
-
-    @Option(names = "--cors-origin", paramLabel = "URL", description = "The one origin browsers may call from (CORS); off by default.")
-    String corsOrigin;
-
-    @Option(names = "--stop", description = "Stop the endpoint instead.")
-    boolean stop;
-
-    @Option(names = "--continuous", description = "Also sample continuously until stopped, for Pyroscope/Alloy and Parca:"
-            + " /debug/pprof/allocs is then cumulative, as a Go service serves it (see docs/continuous.md).")
-    boolean continuous;
-
-    @Option(names = "--service", paramLabel = "NAME", description = "With --continuous: the service name scrapes carry"
-            + " (default: the main class or jar).")
-    String service;
+    ServeCommand(Arguments args) {
+        super(args);
+        port = args.intValue("--port", 0);
+        bind = args.value("--bind", ServeOptions.DEFAULT_BIND);
+        tokenFile = args.path("--token-file");
+        corsOrigin = args.value("--cors-origin");
+        stop = args.has("--stop");
+        continuous = args.has("--continuous");
+        service = args.value("--service");
+    }
 
     private ServeOptions options;
 

@@ -4,35 +4,40 @@ import io.heaptap.agent.CaptureRequest;
 import io.heaptap.attach.AgentConnection;
 import io.heaptap.attach.AttachPhases;
 import io.heaptap.attach.Target;
+import io.heaptap.cli.args.Arguments;
+import io.heaptap.cli.args.Flag;
+import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.session.CaptureOptions;
 
 import java.time.Duration;
-
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
+import java.util.List;
 
 /**
  * Starts a capture through the Attach API alone (the request rides on loading heaptap.jar), so
  * sampling begins without waiting for the target's JMX agent; later commands start that.
  */
-@Command(name = "start", mixinStandardHelpOptions = true,
-        description = "Start a capture in the target and return; it stops by itself when its time box ends.")
 final class StartCommand extends TargetCommand {
-    @Mixin
-    CaptureFlags capture;
+    static final Syntax SYNTAX = Syntax.of("start",
+            "Start a capture in the target and return; it stops by itself when its time box ends.", TARGET,
+            Syntax.join(CaptureFlags.FLAGS, List.of(Flag.toggle("--verbose", "Print where the time went: each phase of reaching"
+                    + " the target, starting the capture, and the wait for its first sample (on stderr)."))));
 
-    @Option(names = "--verbose", description = "Print where the time went: each phase of reaching the target, starting"
-            + " the capture, and the wait for its first sample (on stderr).")
-    boolean verbose;
+    private final CaptureFlags capture;
+    private final boolean verbose;
 
     /** How long --verbose waits for the first sample before it says none came. */
     static final Duration FIRST_SAMPLE_WAIT = Duration.ofSeconds(2);
 
     private CaptureOptions options;
     private AttachPhases phases;
+
+    StartCommand(Arguments args) {
+        super(args);
+        capture = CaptureFlags.from(args);
+        verbose = args.has("--verbose");
+    }
 
     @Override
     AttachPhases phases() {

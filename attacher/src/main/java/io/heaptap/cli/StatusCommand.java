@@ -1,6 +1,8 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.cli.args.Arguments;
+import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.jmx.StatusView;
@@ -8,10 +10,13 @@ import io.heaptap.profile.HumanUnits;
 
 import java.util.List;
 
-import picocli.CommandLine.Command;
-
-@Command(name = "status", mixinStandardHelpOptions = true, description = "Show heaptap's state in the target.")
 final class StatusCommand extends TargetCommand {
+    static final Syntax SYNTAX = Syntax.of("status", "Show heaptap's state in the target.", TARGET, List.of());
+
+    StatusCommand(Arguments args) {
+        super(args);
+    }
+
     @Override
     ExitCode run(AgentConnection connection) {
         print(connection.target().pid(), connection.heaptap());

@@ -1,17 +1,25 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.cli.args.Arguments;
+import io.heaptap.cli.args.Flag;
+import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import java.util.List;
 
-@Command(name = "stop", mixinStandardHelpOptions = true,
-        description = "Stop the running capture; its profile stays available to 'dump'. Harmless when idle.")
 final class StopCommand extends TargetCommand {
-    @Option(names = "--continuous", description = "Also stop continuous sampling (started by 'serve --continuous');"
-            + " scrapes of /debug/pprof then fail until it is started again")
-    boolean continuous;
+    static final Syntax SYNTAX = Syntax.of("stop",
+            "Stop the running capture; its profile stays available to 'dump'. Harmless when idle.", TARGET,
+            List.of(Flag.toggle("--continuous", "Also stop continuous sampling (started by 'serve --continuous');"
+                    + " scrapes of /debug/pprof then fail until it is started again.")));
+
+    private final boolean continuous;
+
+    StopCommand(Arguments args) {
+        super(args);
+        continuous = args.has("--continuous");
+    }
 
     @Override
     ExitCode run(AgentConnection connection) {

@@ -5,20 +5,25 @@ import io.heaptap.attach.AttachPhases;
 import io.heaptap.attach.MBeanRefusedException;
 import io.heaptap.attach.Target;
 import io.heaptap.attach.TargetResolver;
+import io.heaptap.cli.args.Arguments;
+import io.heaptap.cli.args.Syntax.Operand;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.exit.HeaptapException;
 
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.concurrent.Callable;
 
-import picocli.CommandLine.Parameters;
-
 /** A command about one target JVM: resolve it, connect to heaptap inside it, translate failures. */
 abstract class TargetCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "<pid|main-class>",
-            description = "Process id, or main class (full or simple name) or jar name of a local JVM.")
-    String target;
+    static final Operand TARGET = new Operand("<pid|main-class>",
+            "Process id, or main class (full or simple name) or jar name of a local JVM.");
+
+    final String target;
+
+    TargetCommand(Arguments args) {
+        this.target = args.operand();
+    }
 
     /** Checks that need no target (arguments, --out), done before attaching. */
     void validate() {

@@ -48,7 +48,7 @@ class BadInputIT {
                 Arguments.of(List.of("--interval", "lots"), "cannot read 'lots' as a size"),
                 Arguments.of(List.of("--depth", "0"), "depth must be between 1 and 2048"),
                 Arguments.of(List.of("--depth", "3000"), "depth must be between 1 and 2048"),
-                Arguments.of(List.of("--depth", "deep"), "Invalid value for option '--depth'"),
+                Arguments.of(List.of("--depth", "deep"), "invalid value for option '--depth'"),
                 Arguments.of(List.of("--format", "xml"), "unknown format 'xml'"),
                 Arguments.of(List.of("--out", "/no/such/folder/p.txt"), "does not exist"),
                 Arguments.of(List.of("--out", "/tmp"), "is a directory"),
@@ -58,7 +58,7 @@ class BadInputIT {
                 Arguments.of(List.of("--live-budget", "99999999"), "live budget must be between 1 and 1048576"),
                 Arguments.of(List.of("--min-age", "soon"), "cannot read 'soon' as a duration"),
                 Arguments.of(List.of("--min-age", "-1s"), "min age must not be negative"),
-                Arguments.of(List.of("--min-gcs", "many"), "Invalid value for option '--min-gcs'"),
+                Arguments.of(List.of("--min-gcs", "many"), "invalid value for option '--min-gcs'"),
                 Arguments.of(List.of("--min-gcs", "-1"), "min GCs must be 0 or more"));
     }
 
