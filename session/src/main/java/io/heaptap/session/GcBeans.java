@@ -35,6 +35,14 @@ interface GcBeans {
     /** The beans' names, in the JVM's order. */
     List<String> names();
 
+    /**
+     * Whether Shenandoah runs in its generational mode ({@code -XX:ShenandoahGCMode=generational}, JDK 25+).
+     * Its beans are named as in its single-generation mode, yet most of its cycles are then young ones.
+     */
+    default boolean generationalShenandoah() {
+        return false;
+    }
+
     /** Every bean's counters, read now. */
     List<Counters> counters();
 

@@ -42,7 +42,7 @@ final class LiveTracker {
         this.idleCleanMillis = idleCleanMillis;
         this.agent = agent;
         this.beans = beans;
-        this.markings = new MarkingClock(beans.originNanos(), beans.names());
+        this.markings = new MarkingClock(beans.originNanos(), beans.names(), beans.generationalShenandoah());
     }
 
     synchronized void start() {
@@ -50,7 +50,7 @@ final class LiveTracker {
             return;
         }
         List<String> names = beans.names();
-        MarkingClock clock = new MarkingClock(beans.originNanos(), names);
+        MarkingClock clock = new MarkingClock(beans.originNanos(), names, beans.generationalShenandoah());
         g1Pauses = G1ConcurrentPauses.needed(names) ? new G1ConcurrentPauses(beans::collectionCount, agent::gcFinishes, System::nanoTime, clock) : null;
         markings = clock;
         countG1Pauses();  // the first reading: pauses before it prove nothing of this clock's

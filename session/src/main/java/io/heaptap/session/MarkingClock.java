@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  * <li>stop-the-world full collections (Serial {@code MarkSweepCompact}, Parallel {@code PS MarkSweep},
  * G1 {@code G1 Old Generation}): the marking starts with the pause;</li>
- * <li>concurrent cycles that mark the whole heap (ZGC {@code ZGC Cycles}, {@code Shenandoah Cycles},
- * and generational ZGC's {@code ZGC Major Cycles} when asked for explicitly, see {@link #EXPLICIT_CAUSES}):
+ * <li>concurrent cycles that mark the whole heap (ZGC {@code ZGC Cycles}, {@code Shenandoah Cycles}, and
+ * generational ZGC's {@code ZGC Major Cycles} and generational Shenandoah's {@code Shenandoah Cycles} when
+ * asked for explicitly, see {@link #EXPLICIT_CAUSES}):
  * the marking starts with the cycle, and objects allocated during it count as live without being
  * examined, so the cycle's start bounds what it proves;</li>
  * <li>G1's concurrent cycles, seen as their Remark and Cleanup pauses: on JDK 20+ through the
@@ -71,6 +72,8 @@ final class MarkingClock {
     private final String limitation;
     private final boolean forcedProves;
     private final boolean minorLeavesWeakRefs;
+    /** The bean whose cycles prove liveness only when asked for explicitly ({@link #EXPLICIT_CAUSES}), or null. */
+    private final String explicitOnly;
     private long completed;
     private long forced;
     private long forcedCalls;
@@ -82,12 +85,17 @@ final class MarkingClock {
     private final long[] g1PauseEnds = {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE};
     private long g1PausesFromEvents;
 
-    /** {@code originNanos}: the nanoTime at or before the collector's millisecond clock read 0; the GC beans' names. */
-    MarkingClock(long originNanos, java.util.List<String> beanNames) {
+    /**
+     * {@code originNanos}: the nanoTime at or before the collector's millisecond clock read 0; the GC beans' names;
+     * whether Shenandoah runs generational ({@link GcBeans#generationalShenandoah}).
+     */
+    MarkingClock(long originNanos, java.util.List<String> beanNames, boolean generationalShenandoah) {
         this.originNanos = originNanos;
-        this.limitation = limitationFor(beanNames);
+        this.limitation = limitationFor(beanNames, generationalShenandoah);
         this.forcedProves = beanNames.stream().anyMatch(n -> Kind.ofBean(n) != Kind.NONE);
         this.minorLeavesWeakRefs = beanNames.contains("ZGC Minor Cycles");
+        this.explicitOnly = beanNames.contains("ZGC Major Cycles") ? "ZGC Major Cycles"
+                : generationalShenandoah ? "Shenandoah Cycles" : null;
     }
 
     /**
@@ -100,10 +108,15 @@ final class MarkingClock {
         return minorLeavesWeakRefs;
     }
 
-    static String limitationFor(java.util.List<String> beanNames) {
+    static String limitationFor(java.util.List<String> beanNames, boolean generationalShenandoah) {
         if (beanNames.contains("ZGC Minor Cycles")) {
             return "generational ZGC's own major cycles leave young objects' weak references alone: only System.gc() and"
                     + " the collections heaptap forces (--gc) prove liveness here";
+        }
+        if (generationalShenandoah) {
+            return "generational Shenandoah's own cycles are young ones mostly, which leave the old generation unexamined,"
+                    + " and its GC beans do not tell them apart: only System.gc() and the collections heaptap forces (--gc)"
+                    + " prove liveness here";
         }
         if (beanNames.stream().noneMatch(n -> Kind.ofBean(n) != Kind.NONE)) {
             return "heaptap knows no whole-heap marking of this collector (" + String.join(", ", beanNames)
@@ -115,7 +128,7 @@ final class MarkingClock {
     /** A GC bean's notification: its name, cause, the bean's count (GcInfo id), and start and end in the collector's milliseconds. */
     synchronized void onCollection(String beanName, String cause, long id, long startMillis, long endMillis) {
         Kind kind = Kind.ofBean(beanName);
-        if (kind == Kind.NONE || beanName.equals("ZGC Major Cycles") && !EXPLICIT_CAUSES.contains(cause)) {
+        if (kind == Kind.NONE || beanName.equals(explicitOnly) && !EXPLICIT_CAUSES.contains(cause)) {
             return;
         }
         long start = originNanos + TimeUnit.MILLISECONDS.toNanos(startMillis);

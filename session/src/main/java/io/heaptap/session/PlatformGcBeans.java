@@ -2,6 +2,7 @@ package io.heaptap.session;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.GcInfo;
+import com.sun.management.HotSpotDiagnosticMXBean;
 
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.profile.CollectorCost;
@@ -64,6 +65,11 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
     @Override
     public List<String> names() {
         return GcBeanList.BEANS.stream().map(GarbageCollectorMXBean::getName).toList();
+    }
+
+    @Override
+    public boolean generationalShenandoah() {
+        return GcBeanList.GENERATIONAL_SHENANDOAH;
     }
 
     @Override
@@ -295,6 +301,16 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
      */
     private static final class GcBeanList {
         static final List<GarbageCollectorMXBean> BEANS = List.copyOf(ManagementFactory.getGarbageCollectorMXBeans());
+        static final boolean GENERATIONAL_SHENANDOAH = BEANS.stream().anyMatch(b -> b.getName().equals("Shenandoah Cycles"))
+                && shenandoahMode().equals("generational");
+
+        private static String shenandoahMode() {
+            try {
+                return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption("ShenandoahGCMode").getValue();
+            } catch (RuntimeException e) {
+                return "";  // no such option: a JDK whose Shenandoah has one mode of marking
+            }
+        }
     }
 
     /** The heap's pool names, looked up once: asking the MXBeans at every collection allocates a lot. */

@@ -44,7 +44,7 @@ class G1ConcurrentPausesTest {
     }
 
     static MarkingClock jdk17G1() {
-        return new MarkingClock(0, List.of("G1 Young Generation", "G1 Old Generation"));
+        return new MarkingClock(0, List.of("G1 Young Generation", "G1 Old Generation"), false);
     }
 
     @Test

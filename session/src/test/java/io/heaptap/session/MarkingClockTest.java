@@ -18,7 +18,7 @@ class MarkingClockTest {
 
     @Test
     void youngCollectionsProveNothingAndFullOnesProveWhatCameBeforeTheirStart() {
-        MarkingClock c = new MarkingClock(ORIGIN, List.of("G1 Young Generation", "G1 Concurrent GC", "G1 Old Generation"));
+        MarkingClock c = new MarkingClock(ORIGIN, List.of("G1 Young Generation", "G1 Concurrent GC", "G1 Old Generation"), false);
         c.onCollection("G1 Young Generation", "G1 Evacuation Pause", 1, 100, 110);
         assertEquals(0, c.completed());
         assertEquals(Long.MIN_VALUE, c.provenBeforeNanos());
@@ -31,7 +31,7 @@ class MarkingClockTest {
     @Test
     void concurrentCyclesProveWhatCameBeforeTheirStart() {
         for (String bean : List.of("ZGC Cycles", "ZGC Major Cycles", "Shenandoah Cycles")) {
-            MarkingClock c = new MarkingClock(ORIGIN, List.of(bean));
+            MarkingClock c = new MarkingClock(ORIGIN, List.of(bean), false);
             c.onCollection(bean, "System.gc()", 1, 300, 450);
             assertEquals(1, c.completed(), bean);
             assertEquals(at(300), c.provenBeforeNanos(), bean);
@@ -40,9 +40,29 @@ class MarkingClockTest {
         }
     }
 
+    /** Generational Shenandoah names its beans as its single-generation mode does; its own cycles, young mostly, prove nothing. */
+    @Test
+    void generationalShenandoahsOwnCyclesProveNothing() {
+        List<String> beans = List.of("Shenandoah Pauses", "Shenandoah Cycles");
+        MarkingClock generational = new MarkingClock(ORIGIN, beans, true);
+        generational.onCollection("Shenandoah Cycles", "Concurrent GC", 1, 300, 450);
+        assertEquals(0, generational.completed());
+        assertEquals(Long.MIN_VALUE, generational.provenBeforeNanos());
+        assertTrue(generational.limitation().contains("generational Shenandoah"), generational.limitation());
+        generational.onCollection("Shenandoah Cycles", "System.gc()", 2, 600, 690);
+        assertEquals(1, generational.completed());
+        assertEquals(at(600), generational.provenBeforeNanos());
+
+        MarkingClock single = new MarkingClock(ORIGIN, beans, false);
+        single.onCollection("Shenandoah Cycles", "Concurrent GC", 1, 300, 450);
+        assertEquals(1, single.completed());
+        assertEquals(at(300), single.provenBeforeNanos());
+        assertEquals("", single.limitation());
+    }
+
     @Test
     void generationalZgcsOwnMajorCyclesProveNothing() {
-        MarkingClock c = new MarkingClock(ORIGIN, List.of("ZGC Minor Cycles", "ZGC Minor Pauses", "ZGC Major Cycles", "ZGC Major Pauses"));
+        MarkingClock c = new MarkingClock(ORIGIN, List.of("ZGC Minor Cycles", "ZGC Minor Pauses", "ZGC Major Cycles", "ZGC Major Pauses"), false);
         c.onCollection("ZGC Major Cycles", "Allocation Rate", 1, 300, 450);
         c.onCollection("ZGC Major Cycles", "Proactive", 2, 600, 750);
         assertEquals(0, c.completed());
@@ -55,7 +75,7 @@ class MarkingClockTest {
 
     @Test
     void aG1PauseProvesOnlyWhatCameBeforeThePauseThreeEarlier() {
-        MarkingClock c = new MarkingClock(ORIGIN, List.of("G1 Young Generation", "G1 Concurrent GC", "G1 Old Generation"));
+        MarkingClock c = new MarkingClock(ORIGIN, List.of("G1 Young Generation", "G1 Concurrent GC", "G1 Old Generation"), false);
         c.onCollection("G1 Concurrent GC", "No GC", 1, 1000, 1001);  // Remark of cycle 1: its start is unknown
         c.onCollection("G1 Concurrent GC", "No GC", 2, 1040, 1041);  // Cleanup of cycle 1
         c.onCollection("G1 Concurrent GC", "No GC", 3, 5000, 5002);  // Remark of cycle 2: it began after cycle 1's Cleanup
@@ -71,7 +91,7 @@ class MarkingClockTest {
 
     @Test
     void jdk11To19G1PausesFromGcEventsCountEverySecondAndProveWhatCameBeforeTheThirdBack() {
-        MarkingClock c = new MarkingClock(ORIGIN, List.of("G1 Young Generation", "G1 Old Generation"));
+        MarkingClock c = new MarkingClock(ORIGIN, List.of("G1 Young Generation", "G1 Old Generation"), false);
         assertEquals("", c.limitation(), "the concurrent cycles are seen");
         c.onG1ConcurrentPauses(1, at(1000));  // a Remark or a Cleanup: unknown which
         assertEquals(0, c.completed());
@@ -88,7 +108,7 @@ class MarkingClockTest {
 
     @Test
     void heaptapsForcedCollectionIsCountedOnceWhetherItsNotificationComesFirstOrLast() {
-        MarkingClock c = new MarkingClock(ORIGIN, List.of("PS Scavenge", "PS MarkSweep"));
+        MarkingClock c = new MarkingClock(ORIGIN, List.of("PS Scavenge", "PS MarkSweep"), false);
         c.beginForced();
         c.onCollection("PS MarkSweep", MarkingClock.FORCED_CAUSE, 1, 10, 20);  // the notification first
         c.forced(at(5));
@@ -105,7 +125,7 @@ class MarkingClockTest {
 
     @Test
     void unknownCollectorsSayWhatTheyCannotSee() {
-        MarkingClock epsilon = new MarkingClock(ORIGIN, List.of());
+        MarkingClock epsilon = new MarkingClock(ORIGIN, List.of(), false);
         epsilon.beginForced();
         epsilon.forced(at(10));
         assertEquals(0, epsilon.completed(), "a collector that marks nothing proves nothing, even when forced");
