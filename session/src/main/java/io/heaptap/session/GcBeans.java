@@ -102,7 +102,7 @@ interface GcBeans {
             return "ZGC";
         }
         if (names.stream().anyMatch(n -> n.startsWith("Shenandoah"))) {
-            return "Shenandoah";
+            return generationalShenandoah() ? "Shenandoah (generational)" : "Shenandoah";
         }
         return names.isEmpty() ? "none reported" : String.join(", ", names);
     }
