@@ -56,6 +56,10 @@ public final class ArgumentParser {
                 } else {
                     throw new UsageException(syntax.name(), "option '" + name + "' needs a value: " + flag.label());
                 }
+                if (flag.takesValue() && value.isEmpty()) {
+                    // "--out=" or "--duration ''": none of heaptap's values is empty, and a default in its place would surprise
+                    throw new UsageException(syntax.name(), "option '" + name + "' needs a value: " + flag.label());
+                }
                 given.put(name, value);
             } else if (syntax.operand() == null) {
                 throw new UsageException(syntax.name(), "unexpected argument '" + a + "': '" + syntax.name() + "' takes none");

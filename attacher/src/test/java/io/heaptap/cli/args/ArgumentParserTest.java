@@ -47,7 +47,6 @@ class ArgumentParserTest {
     @Test
     void aValueMayStartWithADashAndAnOperandMayFollowDoubleDash() {
         assertEquals("-5s", parse("4242", "--duration", "-5s").value("--duration"));
-        assertEquals("", parse("4242", "--site=").value("--site"));
         assertEquals("a=b", parse("4242", "--site=a=b").value("--site"));
         assertEquals("-weird", parse("--gc", "--", "-weird").operand());
     }
@@ -67,6 +66,8 @@ class ArgumentParserTest {
         assertEquals("unknown option '--colour'", refused("4242", "--colour"));
         assertEquals("option '--duration' needs a value: <duration>", refused("4242", "--duration"));
         assertEquals("option '--out' needs a value: <file>", refused("4242", "--out", "--gc"));
+        assertEquals("option '--out' needs a value: <file>", refused("4242", "--out="));
+        assertEquals("option '--duration' needs a value: <duration>", refused("4242", "--duration", ""));
         assertEquals("option '--gc' takes no value", refused("4242", "--gc=yes"));
         assertEquals("option '--duration' is given twice", refused("4242", "--duration", "1s", "--duration=2s"));
         assertEquals("unexpected argument '17': one <pid> only, and it is '4242'", refused("4242", "17"));
