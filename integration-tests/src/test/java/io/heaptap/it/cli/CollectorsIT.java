@@ -40,10 +40,19 @@ class CollectorsIT {
                 .map(gc -> Arguments.of(jdk, gc)));
     }
 
+    /** Every collector, and Shenandoah's generational mode (a product option from JDK 25, its beans named as the other mode's). */
+    static Stream<Arguments> collectorsAndModes() {
+        Jdk newest = Jdk.newest();
+        return Stream.concat(collectors(), newest.feature() >= 25
+                ? Stream.of(Arguments.of(newest, "UseShenandoahGC -XX:ShenandoahGCMode=generational")) : Stream.empty());
+    }
+
     @ParameterizedTest(name = "{0} -XX:+{1}")
-    @MethodSource("collectors")
+    @MethodSource("collectorsAndModes")
     void liveTrackingWorksAndResetLeavesNoWeakRefs(Jdk jdk, String gc) throws Exception {
-        try (TargetJvm target = TargetJvm.start(jdk, Stress.class, List.of("-Xmx256m", "-XX:+" + gc), "4")) {
+        List<String> options = new ArrayList<>(List.of("-Xmx256m"));
+        options.addAll(List.of(("-XX:+" + gc).split(" ")));
+        try (TargetJvm target = TargetJvm.start(jdk, Stress.class, options, "4")) {
             target.lowerPriorityOf("stress-");
             String pid = Long.toString(target.pid());
             // Dumped while recording: the ring's objects live for well under a second, so only a
