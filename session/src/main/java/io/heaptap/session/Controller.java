@@ -194,8 +194,9 @@ public final class Controller {
     private void beginRecording(CaptureOptions requested, String client) {
         windowSamplesAtEnd = -1;
         gcMonitor.start(timer);
-        markingsAtStart = liveTracker.markings().completed();
-        forcedAtStart = liveTracker.markings().forcedCount();
+        MarkingClock clock = liveTracker.markings();  // one reading of the GC clocks for both counts
+        markingsAtStart = clock.completed();
+        forcedAtStart = clock.forcedCount();
         options = requested;
         startedBy = clientLabel(client);
         startedAt = Instant.now();
@@ -264,9 +265,10 @@ public final class Controller {
         forgetRecentProfile();
         long now = System.nanoTime();
         // Escaped and cut as a client label is: anyone who can start it names it, and status prints it.
+        MarkingClock clock = liveTracker.markings();
         continuous = new ContinuousRun(Instant.now(), now, service == null || service.isBlank() ? ScrapeLabels.serviceOf(target)
                 : clientLabel(service), o, new SampleRateGovernor(o.sampleRate(), o.intervalBytes(), native_.sampleCount(), now),
-                liveTracker.markings().completed(), liveTracker.markings().forcedCount());
+                clock.completed(), clock.forcedCount());
         allocationRate.next(now);
         continuousGoverning = timer.scheduleAtFixedRate(this::governContinuous, GOVERNOR_PERIOD_NANOS, GOVERNOR_PERIOD_NANOS,
                 TimeUnit.NANOSECONDS);
