@@ -761,8 +761,7 @@ public final class Controller {
             return -1;
         }
         long took = System.nanoTime() - began;
-        liveTracker.markings().forced(began);
-        liveTracker.updateGcCount();
+        liveTracker.markings().forced(began);  // markings() reads the GC clocks first: the agent's count includes this collection
         return took;
     }
 

@@ -1,7 +1,6 @@
 package io.heaptap.session;
 
 import java.util.List;
-import java.util.function.LongSupplier;
 
 /**
  * Finds G1's concurrent-cycle pauses (Remark and Cleanup) on JDK 11-19, where no GC MXBean counts them
@@ -11,24 +10,19 @@ import java.util.function.LongSupplier;
  * the growth of the events' count minus the growth of the beans' counts is the number of concurrent
  * pauses in between, each of which ended after the earlier reading began.
  *
- * <p>Readings are {@link GcClockReading}s, which agree or are skipped. Where the events' count falls short
+ * <p>Readings are {@link GcClockReading}s, taken by {@link LiveTracker#readGcClocks} for this and for the
+ * agent's GC count at once. Where the events' count falls short
  * (events off between captures, a JVMTI environment without them), the difference is smaller, never
  * larger: fewer pauses are found, which proves less, never more. A negative difference finds none.
  */
 final class G1ConcurrentPauses {
-    private final LongSupplier beanCollections;
-    private final LongSupplier gcFinishEvents;
-    private final LongSupplier nanoTime;
     private final MarkingClock clock;
     private boolean read;
     private long lastCollections;
     private long lastEvents;
     private long lastNanos;
 
-    G1ConcurrentPauses(LongSupplier beanCollections, LongSupplier gcFinishEvents, LongSupplier nanoTime, MarkingClock clock) {
-        this.beanCollections = beanCollections;
-        this.gcFinishEvents = gcFinishEvents;
-        this.nanoTime = nanoTime;
+    G1ConcurrentPauses(MarkingClock clock) {
         this.clock = clock;
     }
 
@@ -37,10 +31,14 @@ final class G1ConcurrentPauses {
         return beanNames.contains("G1 Old Generation") && !beanNames.contains("G1 Concurrent GC");
     }
 
-    /** Takes a reading and tells the clock of the concurrent pauses since the last one; a reading that never agrees is skipped. */
-    synchronized void update() {
-        GcClockReading reading = GcClockReading.take(nanoTime, beanCollections, gcFinishEvents);
-        if (reading == null) {
+    /**
+     * Tells the clock of the concurrent pauses between the last reading and this one. Readings are taken on
+     * several threads (heaptap-live, a GC bean's listener, a dump's) and can arrive out of order: one whose
+     * counts are below the last one's is older and is ignored (the two counts never go back), or the pauses
+     * between the two would be counted again at the next reading.
+     */
+    synchronized void update(GcClockReading reading) {
+        if (read && (reading.collections() < lastCollections || reading.finishes() < lastEvents)) {
             return;
         }
         if (read) {

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * Shenandoah post none, and their whole-heap cycles are reported, their young ones (generational ZGC)
  * cleaned after within a second. Nothing is polled for it: it runs after a capture while tracked
  * objects are kept, and must cost nothing between collections. The GC count comes from the GC beans,
- * read after each wake and before each dump ({@link #updateGcCount}).
+ * read after each wake and before each dump ({@link #readGcClocks}).
  */
 final class LiveTracker {
     /**
@@ -51,11 +51,10 @@ final class LiveTracker {
         }
         List<String> names = beans.names();
         MarkingClock clock = new MarkingClock(beans.originNanos(), names, beans.generationalShenandoah());
-        g1Pauses = G1ConcurrentPauses.needed(names) ? new G1ConcurrentPauses(beans::collectionCount, agent::gcFinishes, System::nanoTime, clock) : null;
+        g1Pauses = G1ConcurrentPauses.needed(names) ? new G1ConcurrentPauses(clock) : null;
         markings = clock;
-        countG1Pauses();  // the first reading: pauses before it prove nothing of this clock's
+        readGcClocks();  // the first reading: pauses before it prove nothing of this clock's
         subscription = beans.subscribeWholeHeap(this::onCollection);
-        updateGcCount();
         long signals = agent.collectionSignals();  // read here: a collection between now and the thread's start still counts
         thread = new Thread(NativeAgent.heaptapThread(() -> run(signals)), "heaptap-live");
         thread.setDaemon(true);
@@ -81,9 +80,8 @@ final class LiveTracker {
 
     /** After collections that can prove liveness ({@link GcBeans#subscribeWholeHeap}), on a thread marked as heaptap's. */
     void onCollection(GcBeans.Collection collection) {
-        updateGcCount();
+        readGcClocks();
         markings.onCollection(collection.gcName(), collection.cause(), collection.id(), collection.startMillis(), collection.endMillis());
-        countG1Pauses();
         agent.signalCollection();
     }
 
@@ -93,31 +91,29 @@ final class LiveTracker {
      * and the agent's GC count is brought up to date (a dump asks for this clock first).
      */
     MarkingClock markings() {
-        countG1Pauses();
-        updateGcCount();
+        readGcClocks();
         return markings;
     }
 
     /**
-     * Tells the agent the GC beans' count of collections and, read in agreement with it, its own count of
-     * JVMTI GC finishes: the finishes beyond the collections were pauses that free nothing (G1's Remark and
-     * Cleanup), which no tracked object counts as survived. Runs on heaptap-live, a GC bean's listener and
-     * the session's thread at once, without a lock (a lock held while reading the beans would be held while
-     * calling into them): the agent ignores a reading older than the last one it took.
+     * One reading of the two GC clocks ({@link GcClockReading}): the GC beans' count of collections and, read
+     * in agreement with it, the agent's count of JVMTI GC finishes. The agent learns from it which finishes
+     * were pauses that free nothing (G1's Remark and Cleanup), which no tracked object counts as survived; on
+     * JDK 11-19's G1 the same reading finds those pauses for the marking clock ({@link G1ConcurrentPauses}).
+     * Runs on heaptap-live, a GC bean's listener and the session's thread at once, without a lock (a lock held
+     * while reading the beans would be held while calling into them): the agent and the pause finder each
+     * ignore a reading older than the last one they took.
      */
-    void updateGcCount() {
+    private void readGcClocks() {
         GcClockReading reading = GcClockReading.take(System::nanoTime, beans::collectionCount, agent::gcFinishes);
-        if (reading != null) {
-            agent.setGcCount(reading.collections(), reading.finishes());
-        } else {
+        if (reading == null) {
             agent.setGcCount(beans.collectionCount(), -1);
+            return;
         }
-    }
-
-    private void countG1Pauses() {
+        agent.setGcCount(reading.collections(), reading.finishes());
         G1ConcurrentPauses pauses = g1Pauses;
         if (pauses != null) {
-            pauses.update();
+            pauses.update(reading);
         }
     }
 
@@ -130,9 +126,10 @@ final class LiveTracker {
                 return;  // stop() asked us to end
             }
             seen = signals;
-            updateGcCount();  // after every pause: a Remark is told from a young collection while it is the only new one
+            // After every pause, and at least once a second: a Remark is told from a young collection while it is the
+            // only new one, and on JDK 11-19's G1 a concurrent pause's lower bound is never older.
+            readGcClocks();
             agent.maintainLive();
-            countG1Pauses();  // after every pause, and at least once a second: a concurrent pause's lower bound is never older
         }
     }
 }
