@@ -246,13 +246,11 @@ class LiveIT {
     }
 
     static JsonNode liveSite(JsonNode profile, String method) {
-        for (JsonNode site : profile.get("sites")) {
-            JsonNode stack = site.get("stack");
-            if (stack.size() > 0 && stack.get(0).get("method").asText().equals(method) && !site.get("live").isNull()) {
-                return site.get("live");
-            }
+        JsonNode live = siteLive(profile, method);
+        if (live == null) {
+            throw new AssertionError("no live site for " + method);
         }
-        throw new AssertionError("no live site for " + method);
+        return live;
     }
 
     /** Live bytes of the churning site: the proven part, or with what is not yet examined. */
