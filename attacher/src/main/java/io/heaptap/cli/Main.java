@@ -84,11 +84,11 @@ public final class Main {
     public static int run(String[] args) {
         String name = args.length == 0 ? "--help" : args[0];
         try {
-            if (name.equals("-h") || name.equals("--help")) {
+            if (ArgumentParser.isHelp(name)) {
                 System.out.print(overview());
                 return ExitCode.OK.code();
             }
-            if (name.equals("-V") || name.equals("--version")) {
+            if (ArgumentParser.isVersion(name)) {
                 System.out.println(version());
                 return ExitCode.OK.code();
             }

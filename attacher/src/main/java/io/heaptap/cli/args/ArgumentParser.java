@@ -20,7 +20,7 @@ public final class ArgumentParser {
             if (a.equals("--")) {
                 break;
             }
-            if (a.equals("-h") || a.equals("--help")) {
+            if (isHelp(a)) {
                 return new Arguments(syntax, Arguments.Request.HELP, null, Map.of());
             }
         }
@@ -31,7 +31,7 @@ public final class ArgumentParser {
             String a = args.get(i);
             if (!onlyOperands && a.equals("--")) {
                 onlyOperands = true;
-            } else if (!onlyOperands && (a.equals("-V") || a.equals("--version"))) {
+            } else if (!onlyOperands && isVersion(a)) {
                 return new Arguments(syntax, Arguments.Request.VERSION, null, Map.of());
             } else if (!onlyOperands && a.startsWith("-") && a.length() > 1 && !isNumber(a)) {
                 int eq = a.indexOf('=');
@@ -76,6 +76,16 @@ public final class ArgumentParser {
         return new Arguments(syntax, Arguments.Request.RUN, operand, given);
     }
 
+    /** The help flag every command has, and heaptap itself. */
+    public static boolean isHelp(String arg) {
+        return arg.equals("-h") || arg.equals("--help");
+    }
+
+    /** The version flag every command has, and heaptap itself. */
+    public static boolean isVersion(String arg) {
+        return arg.equals("-V") || arg.equals("--version");
+    }
+
     /** A negative number given as an operand ({@code -5s} as a value is taken by its flag before this is asked). */
     private static boolean isNumber(String a) {
         return a.length() > 1 && Character.isDigit(a.charAt(1));
@@ -85,7 +95,7 @@ public final class ArgumentParser {
     private static boolean isFlag(String next, Syntax syntax) {
         int eq = next.indexOf('=');
         String name = eq < 0 ? next : next.substring(0, eq);
-        return syntax.flag(name) != null || next.equals("-h") || next.equals("--help") || next.equals("--");
+        return syntax.flag(name) != null || isHelp(next) || next.equals("--");
     }
 
     /** "; did you mean --duration?" when a flag is one or two edits from a typo. */

@@ -28,8 +28,7 @@ public final class HelpText {
         for (Flag f : s.flags()) {
             row(out, f.takesValue() ? f.name() + "=" + f.label() : f.name(), f.description(), FLAG_COLUMN);
         }
-        row(out, "-h, --help", "Show this help and exit.", FLAG_COLUMN);
-        row(out, "-V, --version", "Print the version and exit.", FLAG_COLUMN);
+        helpAndVersion(out);
         return out.toString();
     }
 
@@ -45,8 +44,7 @@ public final class HelpText {
             }
         }
         out.append("\nOptions:\n");
-        row(out, "-h, --help", "Show this help and exit.", FLAG_COLUMN);
-        row(out, "-V, --version", "Print the version and exit.", FLAG_COLUMN);
+        helpAndVersion(out);
         out.append("\nExit codes:\n");
         for (String code : exitCodes) {
             int colon = code.indexOf(':');
@@ -54,6 +52,12 @@ public final class HelpText {
         }
         out.append("\n'").append(program).append(" <command> --help' shows a command's options.\n");
         return out.toString();
+    }
+
+    /** The flags every command has ({@link ArgumentParser#isHelp}, {@link ArgumentParser#isVersion}). */
+    private static void helpAndVersion(StringBuilder out) {
+        row(out, "-h, --help", "Show this help and exit.", FLAG_COLUMN);
+        row(out, "-V, --version", "Print the version and exit.", FLAG_COLUMN);
     }
 
     /** {@code left} indented by two, {@code text} wrapped in a column from {@code column}. */
