@@ -15,7 +15,9 @@ import java.util.regex.Pattern;
  * The accuracy section: per-site estimates of heaptap, JFR and async-profiler against the counts
  * {@link AccuracyTarget} keeps itself. Each tool profiles its own fresh target JVM (two JVMTI
  * allocation samplers cannot run in one JVM); the target's plan is deterministic, so the truth is
- * the same in every JVM. Estimates and truths are summed over repetitions before dividing.
+ * the same in every JVM. The table's estimates and truths are summed over repetitions before dividing;
+ * the goals are judged on each run's own worst site, since a user reads one capture, and a sum over
+ * three runs is about the square root of three closer to the truth than any one of them.
  */
 final class Accuracy {
     static final String HEAPTAP = "heaptap 512k";
@@ -37,6 +39,8 @@ final class Accuracy {
     private final Map<String, Map<String, Double>> allocated = new LinkedHashMap<>();
     private final Map<String, Map<String, Double>> live = new LinkedHashMap<>();
     private final Map<String, Long> objects = new LinkedHashMap<>();
+    /** tool -> each run's worst per-site error of allocated bytes. */
+    private final Map<String, List<Double>> worstPerRun = new LinkedHashMap<>();
 
     Accuracy(Path classes, Path asyncProfiler, Commands commands, boolean quick) {
         this.classes = classes;
@@ -48,10 +52,10 @@ final class Accuracy {
     /** Runs every tool {@code reps} times on {@code jdk}; returns the section's Markdown and adds its figures to {@code measured}. */
     List<String> run(BenchTarget.Jdk jdk, int reps, Map<String, Double> measured) throws Exception {
         for (int rep = 0; rep < reps; rep++) {
-            heaptapDefault(jdk);
-            heaptap(jdk);
-            jfr(jdk);
-            asyncProfiler(jdk, false);
+            oneRun(HEAPTAP_DEFAULT, () -> heaptapDefault(jdk));
+            oneRun(HEAPTAP, () -> heaptap(jdk));
+            oneRun(JFR, () -> jfr(jdk));
+            oneRun(ASYNC, () -> asyncProfiler(jdk, false));
             asyncProfiler(jdk, true);
         }
         List<String> md = new ArrayList<>();
@@ -81,15 +85,19 @@ final class Accuracy {
         }
         StringBuilder mean = new StringBuilder("| **mean absolute error** | | | |");
         StringBuilder worst = new StringBuilder("| **worst error** | | | |");
+        StringBuilder perRun = new StringBuilder("| **worst error of one run: the largest (median) of " + reps + "** | | | |");
         for (String tool : ALLOC_TOOLS) {
             double m = errors.get(tool).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
             double w = errors.get(tool).stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+            Stats runs = new Stats(worstPerRun.get(tool));
             mean.append(String.format(Locale.ROOT, " %.1f%% |", 100 * m));
             worst.append(String.format(Locale.ROOT, " %.1f%% |", 100 * w));
-            measured.put(Goals.worstError(jdk, tool), w);
+            perRun.append(String.format(Locale.ROOT, " %.1f%% (%.1f%%) |", 100 * runs.max(), 100 * runs.median()));
+            measured.put(Goals.worstError(jdk, tool), runs.max());
         }
         md.add(mean.toString());
         md.add(worst.toString());
+        md.add(perRun.toString());
         md.add("");
         md.addAll(liveTable(jdk, reps));
         return md;
@@ -115,6 +123,34 @@ final class Accuracy {
         }
         md.add("");
         return md;
+    }
+
+    /** One tool's run; notes its own worst per-site error, from what it added to the sums. */
+    private void oneRun(String tool, Run run) throws Exception {
+        Map<String, double[]> before = sums(tool);
+        run.run();
+        Map<String, double[]> after = sums(tool);
+        double worst = 0;
+        for (AccuracyTarget.Site site : AccuracyTarget.ALLOCATING) {
+            double[] b = before.get(site.name());
+            double[] a = after.get(site.name());
+            worst = Math.max(worst, Math.abs((a[0] - b[0]) / (a[1] - b[1]) - 1));
+        }
+        worstPerRun.computeIfAbsent(tool, k -> new ArrayList<>()).add(worst);
+    }
+
+    /** Per allocating site, {@code tool}'s estimate and truth summed so far. */
+    private Map<String, double[]> sums(String tool) {
+        Map<String, double[]> sums = new LinkedHashMap<>();
+        for (AccuracyTarget.Site site : AccuracyTarget.ALLOCATING) {
+            Map<String, Double> row = allocated.getOrDefault(site.name(), Map.of());
+            sums.put(site.name(), new double[] {row.getOrDefault(tool, 0.0), row.getOrDefault("truth " + tool, 0.0)});
+        }
+        return sums;
+    }
+
+    private interface Run {
+        void run() throws Exception;
     }
 
     private BenchTarget target(BenchTarget.Jdk jdk) throws Exception {

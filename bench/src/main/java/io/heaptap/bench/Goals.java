@@ -86,13 +86,13 @@ final class Goals {
 
     private void accuracyGoals(BenchTarget.Jdk jdk) {
         Double byDefault = measured.get(worstError(jdk, Accuracy.HEAPTAP_DEFAULT));
-        row("worst per-site error of allocated bytes, heaptap at its defaults, a 10 s capture, " + jdk.name(), "≤ 5%",
+        row("worst per-site error of allocated bytes, heaptap at its defaults, a 10 s capture (its worst run), " + jdk.name(), "≤ 5%",
                 byDefault == null ? null : percent(byDefault), byDefault == null ? null : byDefault <= 0.05);
         Double heaptap = measured.get(worstError(jdk, Accuracy.HEAPTAP));
         Double jfr = measured.get(worstError(jdk, Accuracy.JFR));
         Double ap = measured.get(worstError(jdk, Accuracy.ASYNC));
         if (jdk.feature() >= 25) {
-            row("worst per-site error of allocated bytes, heaptap 512k, " + jdk.name(), "≤ 5%",
+            row("worst per-site error of allocated bytes, heaptap 512k (its worst run), " + jdk.name(), "≤ 5%",
                     heaptap == null ? null : percent(heaptap), heaptap == null ? null : heaptap <= 0.05);
         }
         boolean all = heaptap != null && jfr != null && ap != null;
