@@ -35,9 +35,12 @@ void JNICALL onGarbageCollectionFinish(jvmtiEnv*) {
 // application's, and must not show in its profile or its leak ranking.
 char heaptapThreadMarker;
 
-bool isHeaptapThread(jvmtiEnv* jvmti, jthread thread) {
+// The current thread's: SampledObjectAlloc is posted on the allocating thread, and a null thread
+// spares HotSpot resolving and type-checking the jthread handle at every kept sample (perf showed
+// that check beside the stack walk).
+bool isHeaptapThread(jvmtiEnv* jvmti) {
     void* tls = nullptr;
-    return jvmti->GetThreadLocalStorage(thread, &tls) == JVMTI_ERROR_NONE && tls == &heaptapThreadMarker;
+    return jvmti->GetThreadLocalStorage(nullptr, &tls) == JVMTI_ERROR_NONE && tls == &heaptapThreadMarker;
 }
 
 // The JVM's Attach Listener runs what tools ask of it: heaptap's own attach (system properties,
@@ -63,14 +66,14 @@ void markAttachListener(jvmtiEnv* jvmti, JNIEnv* jni) {
     jvmti->Deallocate(reinterpret_cast<unsigned char*>(threads));
 }
 
-void JNICALL onSampledObjectAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size) {
+void JNICALL onSampledObjectAlloc(jvmtiEnv* jvmti, JNIEnv* jni, jthread, jobject object, jclass klass, jlong size) {
     Sampler* s = sampler;
     if (s == nullptr) {
         return;
     }
     int64_t weightInterval = s->admit(size);
-    if (weightInterval > 0 && !isHeaptapThread(jvmti, thread)) {
-        s->onSample(jni, thread, object, klass, size, weightInterval);
+    if (weightInterval > 0 && !isHeaptapThread(jvmti)) {
+        s->onSample(jni, object, klass, size, weightInterval);
     }
 }
 
@@ -134,7 +137,7 @@ JNIEXPORT jboolean JNICALL Java_io_heaptap_nativeagent_NativeAgent_markHeaptapTh
     if (jvmti == nullptr) {
         return JNI_FALSE;
     }
-    bool was = isHeaptapThread(jvmti, nullptr);
+    bool was = isHeaptapThread(jvmti);
     jvmti->SetThreadLocalStorage(nullptr, mark ? &heaptapThreadMarker : nullptr);
     return was ? JNI_TRUE : JNI_FALSE;
 }

@@ -187,7 +187,7 @@ struct InFlight {
 };
 }  // namespace
 
-void Sampler::onSample(JNIEnv* jni, jthread, jobject object, jclass klass, jlong size, int64_t weightInterval) {
+void Sampler::onSample(JNIEnv* jni, jobject object, jclass klass, jlong size, int64_t weightInterval) {
     InFlight inFlight(inFlight_);
     if (!sampling_.load()) {
         return;

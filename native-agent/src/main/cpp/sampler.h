@@ -59,7 +59,7 @@ class Sampler {
     // The cheap first test of every JVMTI sample: 0 drops it (no stack walk, no lock); otherwise the
     // interval its Poisson weight is computed with, handed to onSample.
     int64_t admit(jlong size);
-    void onSample(JNIEnv* jni, jthread thread, jobject object, jclass klass, jlong size, int64_t weightInterval);
+    void onSample(JNIEnv* jni, jobject object, jclass klass, jlong size, int64_t weightInterval);
 
   private:
     void disableEvents();
