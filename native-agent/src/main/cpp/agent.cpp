@@ -238,6 +238,10 @@ JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_samples0(JNIEnv*
     return sampler != nullptr ? static_cast<jlong>(sampler->samples()) : 0;
 }
 
+JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_sampleNanos0(JNIEnv*, jclass) {
+    return sampler != nullptr ? static_cast<jlong>(sampler->sampleNanos()) : 0;
+}
+
 JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_memory0(JNIEnv*, jclass) {
     return sampler != nullptr ? static_cast<jlong>(sampler->memoryBytes()) : 0;
 }

@@ -52,6 +52,9 @@ class Sampler {
     void tableSizes(int64_t out[kTableSizes]);
     bool sampling() const { return sampling_.load(std::memory_order_acquire); }
     uint64_t samples() { return store_.samples(); }
+    // Time the callback spent on kept samples since the agent loaded (never reset): what heaptap's
+    // sampling costs the application's threads, beside the JVM's own part of each event.
+    int64_t sampleNanos() const { return sampleNanos_.load(std::memory_order_relaxed); }
     uint64_t memoryBytes() {
         return store_.memoryBytes() + methods_.memoryBytes() + live_.memoryBytes() + buffers_.memoryBytes() + sizeof(Sampler);
     }
@@ -69,6 +72,7 @@ class Sampler {
     std::mutex control_;  // serialises start / stop / clear
     std::atomic<bool> sampling_{false};
     std::atomic<int32_t> inFlight_{0};  // onSample calls between their entry and their last write
+    std::atomic<int64_t> sampleNanos_{0};
     std::atomic<int64_t> deadlineNanos_{0};
     std::atomic<int64_t> interval_{512 * 1024};
     std::atomic<int64_t> jvmInterval_{512 * 1024};

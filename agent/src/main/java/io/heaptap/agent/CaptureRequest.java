@@ -21,7 +21,7 @@ import java.util.List;
 public record CaptureRequest(CaptureOptions options, String client, String reply, boolean reportFirstSample) {
     public static final String COMMAND = "capture";
     private static final List<String> NAMES = List.of("reply", "duration-ms", "interval", "sample-rate", "depth", "max-stacks",
-            "live", "live-budget", "client", "first-sample");
+            "live", "live-budget", "cost-bounded", "client", "first-sample");
 
     public CaptureRequest {
         checkReply(reply);
@@ -37,6 +37,7 @@ public record CaptureRequest(CaptureOptions options, String client, String reply
         values.put("max-stacks", Integer.toString(options.maxStacks()));
         values.put("live", Boolean.toString(options.live()));
         values.put("live-budget", Integer.toString(options.liveBudget()));
+        values.put("cost-bounded", Boolean.toString(options.costBounded()));
         values.put("client", client);
         values.put("first-sample", Boolean.toString(reportFirstSample));
         return AgentArgumentCodec.encode(COMMAND, values);
@@ -51,7 +52,7 @@ public record CaptureRequest(CaptureOptions options, String client, String reply
         decoded.onlyNames(NAMES);
         CaptureOptions options = new CaptureOptions(Duration.ofMillis(decoded.number("duration-ms")), decoded.number("interval"),
                 decoded.count("depth"), decoded.count("max-stacks"), decoded.flag("live"), decoded.count("live-budget"),
-                decoded.count("sample-rate"));
+                decoded.count("sample-rate"), decoded.flag("cost-bounded"));
         return new CaptureRequest(options, decoded.required("client"), decoded.required("reply"), decoded.flag("first-sample"));
     }
 

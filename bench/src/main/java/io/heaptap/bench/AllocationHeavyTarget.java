@@ -7,12 +7,16 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The allocation-heavy target: every thread allocates a mix of small, medium and large objects as
- * fast as it can. "measure MILLIS" prints "rate OPS_PER_SECOND pausems GC_PAUSE_MILLIS cpunsperop
+ * fast as it can, by default right below {@code Thread.run} (3 frames). With {@code -Dbench.depth=N}
+ * it allocates N frames deeper, as a service does under its framework's frames: HotSpot's stack walk,
+ * which every kept sample costs, takes about 150 ns a frame, so a shallow target shows a profiler at
+ * its cheapest. "measure MILLIS" prints "rate OPS_PER_SECOND pausems GC_PAUSE_MILLIS cpunsperop
  * PROCESS_CPU_NANOS_PER_OPERATION" over that window; "exit" ends it.
  */
 public final class AllocationHeavyTarget {
     static final LongAdder OPS = new LongAdder();
     static volatile Object sink;
+    static final int DEPTH = Integer.getInteger("bench.depth", 0);
 
     private AllocationHeavyTarget() {
     }
@@ -28,6 +32,26 @@ public final class AllocationHeavyTarget {
     }
 
     static void work() {
+        // Compiled first, as a service's hot frames are: frames entered while a method is still
+        // interpreted stay interpreted frames, which HotSpot's stack walk reads differently.
+        for (int i = 0; i < 20_000; i++) {
+            descend(DEPTH, true);
+        }
+        descend(DEPTH, false);
+    }
+
+    /** Recurses {@code depth} frames, then allocates (unless only warming up); the frames stay on the stack. */
+    static long descend(int depth, boolean warmUp) {
+        if (depth > 0) {
+            return descend(depth - 1, warmUp) + 1;
+        }
+        if (!warmUp) {
+            allocate();
+        }
+        return 0;
+    }
+
+    static void allocate() {
         long i = 0;
         while (true) {
             sink = new byte[64];

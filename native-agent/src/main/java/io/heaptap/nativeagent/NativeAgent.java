@@ -174,6 +174,14 @@ public final class NativeAgent implements Sampler {
         return samples0();
     }
 
+    /**
+     * Nanoseconds the sample callback spent on kept samples since the agent loaded (never reset): the
+     * cost heaptap's sampling puts on the allocating threads, the JVM's own part of each event aside.
+     */
+    public long sampleNanos() {
+        return sampleNanos0();
+    }
+
     /** Estimated bytes of native memory held by the agent's tables. */
     public long nativeMemoryBytes() {
         return memory0();
@@ -377,6 +385,8 @@ public final class NativeAgent implements Sampler {
     private static native boolean sampling0();
 
     private static native long samples0();
+
+    private static native long sampleNanos0();
 
     private static native long memory0();
 

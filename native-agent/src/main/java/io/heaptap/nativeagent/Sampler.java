@@ -37,6 +37,8 @@ public interface Sampler {
 
     long sampleCount();
 
+    long sampleNanos();
+
     long nativeMemoryBytes();
 
     NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) throws IOException;

@@ -126,6 +126,26 @@ class NativeAgentTest {
     }
 
     /**
+     * The callback times the kept samples (what the session's cost budget prices a sample with): a
+     * stack walk at least, so above 100 ns each, and nothing is charged while nothing is sampled.
+     */
+    @Test
+    void theCallbackTimesTheSamplesItKeeps() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        long before = agent.sampleNanos();
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(64 * 1024, Duration.ofMinutes(1), 64, 1024, 0));
+        allocateInts(64L << 20);
+        agent.stop();
+        long samples = agent.sampleCount();
+        long spent = agent.sampleNanos() - before;
+        assertTrue(samples > 500, "samples: " + samples);
+        assertTrue(spent > 100L * samples && spent < 1_000_000L * samples, spent + " ns for " + samples + " samples");
+        long stopped = agent.sampleNanos();
+        allocateInts(64L << 20);
+        assertEquals(stopped, agent.sampleNanos(), "nothing is sampled, nothing is charged");
+    }
+
+    /**
      * Regression: marking a thread as heaptap's allocated its mark object before the mark took
      * effect, and at a 64 KiB interval that object showed in the application's profile now and
      * then. Sampling every allocation makes any such allocation certain to show.

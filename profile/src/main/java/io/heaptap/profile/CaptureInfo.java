@@ -16,19 +16,22 @@ import java.util.List;
  * @param warnings       one-line warnings a reader must see (for example a biased JDK sampler)
  * @param gc             what the garbage collector cost over the same window
  * @param intervals      every interval in force during the capture, and the sample-rate target if any
+ * @param samplingCost   what heaptap's sampling cost the application over the same window
  */
 public record CaptureInfo(TargetInfo target, Instant startedAt, long durationNanos, long intervalBytes, int stackDepth,
-                          long samples, Drops drops, List<String> warnings, GcCost gc, IntervalRange intervals) {
+                          long samples, Drops drops, List<String> warnings, GcCost gc, IntervalRange intervals,
+                          SamplingCost samplingCost) {
     public CaptureInfo {
         warnings = List.copyOf(warnings);
         gc = gc == null ? GcCost.unknown("not measured") : gc;
         intervals = intervals == null ? IntervalRange.fixed(intervalBytes) : intervals;
+        samplingCost = samplingCost == null ? SamplingCost.UNKNOWN : samplingCost;
     }
 
-    /** A capture at one fixed interval. */
+    /** A capture at one fixed interval, its sampling cost not measured. */
     public CaptureInfo(TargetInfo target, Instant startedAt, long durationNanos, long intervalBytes, int stackDepth,
                        long samples, Drops drops, List<String> warnings, GcCost gc) {
-        this(target, startedAt, durationNanos, intervalBytes, stackDepth, samples, drops, warnings, gc, null);
+        this(target, startedAt, durationNanos, intervalBytes, stackDepth, samples, drops, warnings, gc, null, null);
     }
 
     /** Samples recorded per second of capture (0 for an empty window). */

@@ -21,9 +21,12 @@ import java.util.Locale;
  * @param maxStacks     distinct stacks kept; more are counted without their stack
  * @param live          track sampled objects through weak references (live set, age, GCs survived)
  * @param liveBudget    maximum tracked objects; a full table is thinned, never frozen
+ * @param costBounded   the default sampling: fewer samples than {@code sampleRate} where they would cost the
+ *                      application more than {@link SampleCostBudget#CPU_SHARE} of its CPU (deep stacks); an
+ *                      asked-for rate is kept whatever it costs
  */
 public record CaptureOptions(Duration duration, long intervalBytes, int stackDepth, int maxStacks, boolean live,
-                             int liveBudget, int sampleRate) {
+                             int liveBudget, int sampleRate, boolean costBounded) {
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(30);
     public static final Duration MAX_DURATION = Duration.ofHours(24);
     public static final long DEFAULT_INTERVAL = 512 * 1024;
@@ -58,7 +61,18 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
 
     /** A fixed interval. */
     public CaptureOptions(Duration duration, long intervalBytes, int stackDepth, int maxStacks, boolean live, int liveBudget) {
-        this(duration, intervalBytes, stackDepth, maxStacks, live, liveBudget, 0);
+        this(duration, intervalBytes, stackDepth, maxStacks, live, liveBudget, 0, false);
+    }
+
+    /** A sample-rate target asked for (kept whatever it costs), or with {@code sampleRate} 0 a fixed interval. */
+    public CaptureOptions(Duration duration, long intervalBytes, int stackDepth, int maxStacks, boolean live, int liveBudget,
+                          int sampleRate) {
+        this(duration, intervalBytes, stackDepth, maxStacks, live, liveBudget, sampleRate, false);
+    }
+
+    /** The default sampling: about {@value #DEFAULT_SAMPLE_RATE} samples/s, fewer where they cost more than the budget. */
+    public static CaptureOptions defaultSampling(Duration duration, int stackDepth, int maxStacks, boolean live, int liveBudget) {
+        return new CaptureOptions(duration, DEFAULT_INTERVAL, stackDepth, maxStacks, live, liveBudget, DEFAULT_SAMPLE_RATE, true);
     }
 
     public CaptureOptions {
@@ -66,6 +80,8 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
         checkInterval(intervalBytes);
         if (sampleRate != 0) {
             checkSampleRate(sampleRate);
+        } else if (costBounded) {
+            throw new IllegalArgumentException("a cost bound needs a sample-rate target, not a fixed interval");
         }
         if (stackDepth < 1 || stackDepth > MAX_DEPTH) {
             throw new IllegalArgumentException("depth must be between 1 and " + MAX_DEPTH + ", not " + stackDepth);
@@ -87,7 +103,7 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
                                        int liveBudget) {
         Duration d = blank(duration) ? DEFAULT_DURATION : parseDuration(duration);
         if (blank(sampling)) {
-            return new CaptureOptions(d, DEFAULT_INTERVAL, stackDepth, maxStacks, live, liveBudget, DEFAULT_SAMPLE_RATE);
+            return defaultSampling(d, stackDepth, maxStacks, live, liveBudget);
         }
         String text = sampling.strip();
         if (text.endsWith("/s")) {
@@ -102,15 +118,22 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
         return sampleRate > 0;
     }
 
-    /** The sampling as {@link #parse} reads it: {@code 524288} (fixed) or {@code 5000/s} (a target). */
+    /** The sampling as {@link #parse} reads it: {@code 524288} (fixed), {@code 5000/s} (a target) or "" (the default). */
     public String sampling() {
-        return adaptive() ? sampleRate + "/s" : Long.toString(intervalBytes);
+        return costBounded ? "" : adaptive() ? sampleRate + "/s" : Long.toString(intervalBytes);
     }
 
-    /** How the sampling reads to a person: {@code interval 512 KiB} or {@code about 5,000 samples/s (adaptive interval)}. */
+    /**
+     * How the sampling reads to a person: {@code interval 512 KiB}, {@code about 2,000 samples/s (adaptive interval)},
+     * or the default's {@code about 5,000 samples/s, fewer if they cost over 0.5% of the CPU (adaptive interval)}.
+     */
     public String describeSampling() {
-        return adaptive() ? String.format(Locale.ROOT, "about %,d samples/s (adaptive interval)", sampleRate)
-                : "interval " + HumanUnits.formatBytes(intervalBytes);
+        if (!adaptive()) {
+            return "interval " + HumanUnits.formatBytes(intervalBytes);
+        }
+        String rate = String.format(Locale.ROOT, "about %,d samples/s", sampleRate);
+        return rate + (costBounded ? ", fewer if they cost over " + SampleCostBudget.describeShare() + " of the CPU" : "")
+                + " (adaptive interval)";
     }
 
     /** A sample-rate target from text ({@code 5000}), checked against the limits. */

@@ -36,6 +36,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -71,6 +72,11 @@ public final class Controller {
     private final DumpDirectory dumpDirectory;
     private final LargeObjects largeObjects;
     private final GcMonitor gcMonitor;
+    /** The process's CPU time so far in nanoseconds, negative when unknown: what a sample cost budget is a share of. */
+    private final LongSupplier processCpuNanos;
+    /** What the current or last capture's sampling cost, and continuous sampling's since it began. */
+    private final SamplingCostMeter captureCost;
+    private final SamplingCostMeter continuousCost;
     private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
     private final LeakWatch leakWatch;
 
@@ -132,6 +138,10 @@ public final class Controller {
         this.agent = sampler;
         this.liveTracker = sampler == null ? null : new LiveTracker(sampler, gcBeans);
         this.gcMonitor = new GcMonitor(gcBeans);
+        this.processCpuNanos = gcBeans::processCpuNanos;
+        LongSupplier callbackNanos = () -> agent == null ? 0 : agent.sampleNanos();
+        this.captureCost = new SamplingCostMeter(callbackNanos, processCpuNanos);
+        this.continuousCost = new SamplingCostMeter(callbackNanos, processCpuNanos);
         this.nativeError = nativeError;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(NativeAgent.heaptapThread(r), "heaptap-timer");
@@ -164,6 +174,7 @@ public final class Controller {
             if (requested.live()) {
                 liveTracker.start();
             }
+            captureCost.start(budgetShare(requested));
             native_.start(new SamplerSettings(requested.intervalBytes(), requested.duration(), requested.stackDepth(),
                     requested.maxStacks(), requested.live() ? requested.liveBudget() : 0, largeObjects.threshold(), largeObjects.budget()));
         } catch (NativeAgentException e) {
@@ -172,8 +183,7 @@ public final class Controller {
         closeBaselines();  // the counters start again: a baseline of the last capture counts nothing any more
         windowSamplesAtStart = 0;
         beginRecording(requested, client);
-        governor = requested.adaptive()
-                ? new SampleRateGovernor(requested.sampleRate(), requested.intervalBytes(), native_.sampleCount(), startNanos) : null;
+        governor = requested.adaptive() ? newGovernor(requested, native_.sampleCount(), startNanos) : null;
         if (governor != null) {
             allocationRate.next(startNanos);
             governing = timer.scheduleAtFixedRate(this::governSampleRate, GOVERNOR_PERIOD_NANOS, GOVERNOR_PERIOD_NANOS,
@@ -221,6 +231,7 @@ public final class Controller {
                     + " is a window over the same sampler: ask for depth " + depth + " (--depth " + depth + "), or stop"
                     + " continuous sampling first");
         }
+        captureCost.start(budgetShare(continuous.options()));
         native_.beginWindow();
         windowSamplesAtStart = native_.sampleCount();
         beginRecording(requested, client);
@@ -245,10 +256,11 @@ public final class Controller {
             throw new SessionConflictException("a capture is running: started by " + startedBy + " at " + startedAt
                     + "; stop it first, then start continuous sampling");
         }
-        CaptureOptions o = new CaptureOptions(CaptureOptions.MAX_DURATION, CaptureOptions.DEFAULT_INTERVAL, CaptureOptions.DEFAULT_DEPTH,
-                ContinuousRun.maxStacksFor(budget.bytes()), true, CaptureOptions.DEFAULT_LIVE_BUDGET, CaptureOptions.DEFAULT_SAMPLE_RATE);
+        CaptureOptions o = CaptureOptions.defaultSampling(CaptureOptions.MAX_DURATION, CaptureOptions.DEFAULT_DEPTH,
+                ContinuousRun.maxStacksFor(budget.bytes()), true, CaptureOptions.DEFAULT_LIVE_BUDGET);
         try {
             liveTracker.start();
+            continuousCost.start(budgetShare(o));
             native_.start(new SamplerSettings(o.intervalBytes(), CONTINUOUS_NATIVE_DURATION, o.stackDepth(), o.maxStacks(),
                     o.liveBudget(), largeObjects.threshold(), largeObjects.budget()));
         } catch (NativeAgentException e) {
@@ -267,7 +279,7 @@ public final class Controller {
         // Escaped and cut as a client label is: anyone who can start it names it, and status prints it.
         MarkingClock clock = liveTracker.markings();
         continuous = new ContinuousRun(Instant.now(), now, service == null || service.isBlank() ? ScrapeLabels.serviceOf(target)
-                : clientLabel(service), o, new SampleRateGovernor(o.sampleRate(), o.intervalBytes(), native_.sampleCount(), now),
+                : clientLabel(service), o, newGovernor(o, native_.sampleCount(), now),
                 clock.completed(), clock.forcedCount());
         allocationRate.next(now);
         continuousGoverning = timer.scheduleAtFixedRate(this::governContinuous, GOVERNOR_PERIOD_NANOS, GOVERNOR_PERIOD_NANOS,
@@ -337,6 +349,12 @@ public final class Controller {
         agent.setInterval(rateTarget.next(agent.sampleCount(), now), allocationRate.next(now));
     }
 
+    /** The sample-rate target of an adaptive capture or of continuous sampling, cost-bounded when the options say so. */
+    private SampleRateGovernor newGovernor(CaptureOptions o, long samples, long nanos) {
+        SampleCostBudget cost = o.costBounded() ? new SampleCostBudget(agent::sampleNanos, processCpuNanos) : null;
+        return new SampleRateGovernor(o.sampleRate(), cost, o.intervalBytes(), samples, nanos);
+    }
+
     private void cancelGoverning() {
         if (governing != null) {
             governing.cancel(false);
@@ -372,6 +390,7 @@ public final class Controller {
             agent.stop();
         }
         cancelGoverning();
+        captureCost.stop(captureSamples());
         stopNanos = System.nanoTime();
         gcMonitor.stop();
         state = SessionState.STOPPED;
@@ -500,12 +519,22 @@ public final class Controller {
         long left = state == SessionState.RECORDING
                 ? Math.max(0, options.duration().toMillis() - Duration.ofNanos(System.nanoTime() - startNanos).toMillis())
                 : 0;
-        long samples = state == SessionState.IDLE ? 0
-                : (windowSamplesAtEnd >= 0 ? windowSamplesAtEnd : agent.sampleCount()) - windowSamplesAtStart;
+        long samples = state == SessionState.IDLE ? 0 : captureSamples();
         long memory = agent == null ? 0 : agent.nativeMemoryBytes();
         return new SessionStatus(state, startedBy, startedAt, endsAt, left, options, samples, memory, nativeError,
                 state == SessionState.IDLE ? null : gcMonitor.cost(), options == null ? 0 : currentInterval(), intervals(),
-                continuous == null ? "" : continuous.describe() + ", " + agent.sampleCount() + " samples");
+                continuous == null ? "" : continuous.describe() + ", " + agent.sampleCount() + " samples",
+                state == SessionState.IDLE ? null : captureCost.cost(samples));
+    }
+
+    /** Samples the current or last capture kept (a window's own, during continuous sampling). */
+    private long captureSamples() {
+        return (windowSamplesAtEnd >= 0 ? windowSamplesAtEnd : agent.sampleCount()) - windowSamplesAtStart;
+    }
+
+    /** The share of the CPU a capture's sample callback is kept under: 0 unless its options are the cost-bounded default. */
+    private static double budgetShare(CaptureOptions o) {
+        return o.costBounded() ? SampleCostBudget.CPU_SHARE : 0;
     }
 
     private long currentInterval() {
@@ -693,7 +722,7 @@ public final class Controller {
         SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
         SampleRateGovernor g = run.governor();
         return new DumpHeader(target, run.since(), System.nanoTime() - run.startNanos(), warnings, null, proof,
-                new IntervalRange(g.minInterval(), g.maxInterval(), run.options().sampleRate()));
+                new IntervalRange(g.minInterval(), g.maxInterval(), run.options().sampleRate()), continuousCost.cost(agent.sampleCount()));
     }
 
     /** The labels continuous scrapes carry, or null when continuous sampling is off. */
@@ -744,7 +773,8 @@ public final class Controller {
     private DumpHeader header(List<String> warnings, LiveProof proof) {
         long end = state == SessionState.RECORDING ? System.nanoTime() : stopNanos;
         SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
-        return new DumpHeader(target, startedAt, end - startNanos, warnings, gcMonitor.cost(), proof, intervals());
+        return new DumpHeader(target, startedAt, end - startNanos, warnings, gcMonitor.cost(), proof, intervals(),
+                captureCost.cost(captureSamples()));
     }
 
     /**

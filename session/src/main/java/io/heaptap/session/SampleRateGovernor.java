@@ -22,6 +22,10 @@ package io.heaptap.session;
  * needs. The interval never goes below {@link #FLOOR} (a quiet application is sampled finely; the
  * target bounds the cost anyway) nor above {@link #CEILING}. Estimates stay unbiased across a move: the
  * native agent weights each sample with the interval that governed it (samplingThinner.h).
+ *
+ * <p>With a {@link SampleCostBudget} (the default sampling) the target is the lower of the rate asked
+ * for and the rate the budget allows: where stacks are deep, a sample costs several times what it costs
+ * on a shallow one, and the interval rises until the samples cost what the budget allows.
  */
 final class SampleRateGovernor {
     /** 32 KiB: finer only adds samples of quiet applications that 32 KiB already estimates well. */
@@ -44,6 +48,8 @@ final class SampleRateGovernor {
     static final long MIN_READING_NANOS = 50_000_000L;
 
     private final int target;
+    /** Lowers the target where samples are expensive; null: the target is kept whatever it costs. */
+    private final SampleCostBudget costBudget;
     private long interval;
     private long minInterval;
     private long maxInterval;
@@ -60,10 +66,16 @@ final class SampleRateGovernor {
      * @param nanos         {@link System#nanoTime} when it started
      */
     SampleRateGovernor(int target, long startInterval, long samples, long nanos) {
+        this(target, null, startInterval, samples, nanos);
+    }
+
+    /** @param costBudget lowers the target where samples are expensive, read at each reading; null for none */
+    SampleRateGovernor(int target, SampleCostBudget costBudget, long startInterval, long samples, long nanos) {
         if (target <= 0) {
             throw new IllegalArgumentException("target must be positive");
         }
         this.target = target;
+        this.costBudget = costBudget;
         this.interval = startInterval;
         this.minInterval = startInterval;
         this.maxInterval = startInterval;
@@ -81,6 +93,9 @@ final class SampleRateGovernor {
         if (!due(nanos)) {
             return interval;
         }
+        if (costBudget != null) {
+            costBudget.read(samples, nanos);
+        }
         long taken = Math.max(0, samples - lastSamples);
         long elapsed = nanos - lastNanos;
         lastSamples = samples;
@@ -88,12 +103,13 @@ final class SampleRateGovernor {
         spanSamples += taken;
         spanNanos += elapsed;
         double rate = taken * 1e9 / elapsed;
+        int target = target();
         if (rate > JUMP_FACTOR * target || rate < target / JUMP_FACTOR) {
-            moveFor(rate);
+            moveFor(rate, target);
         } else if (spanNanos >= TRIM_SPAN_NANOS) {
             double spanRate = spanSamples * 1e9 / spanNanos;
             if (spanRate > TRIM_FACTOR * target || spanRate < target / TRIM_FACTOR) {
-                moveFor(spanRate);
+                moveFor(spanRate, target);
             } else {
                 startSpan();
             }
@@ -101,8 +117,13 @@ final class SampleRateGovernor {
         return interval;
     }
 
+    /** Samples a second to keep near now: the rate asked for, or less where the cost budget allows less. */
+    int target() {
+        return costBudget == null ? target : Math.min(target, costBudget.allowedRate());
+    }
+
     /** Moves the interval so that {@code rate}, measured at the current one, would have been the target. */
-    private void moveFor(double rate) {
+    private void moveFor(double rate, int target) {
         double wanted = interval * (rate / target);
         interval = wanted >= CEILING ? CEILING : Math.max(FLOOR, Math.round(wanted));
         minInterval = Math.min(minInterval, interval);

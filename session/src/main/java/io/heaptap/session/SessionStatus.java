@@ -3,6 +3,7 @@ package io.heaptap.session;
 import io.heaptap.profile.GcCost;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.IntervalRange;
+import io.heaptap.profile.SamplingCost;
 
 import java.time.Instant;
 import java.util.Locale;
@@ -24,31 +25,36 @@ import java.util.Locale;
  * @param intervals      every interval the current or last capture ran at; null when idle
  * @param continuous     continuous sampling in one line (since when, the service, the interval now); "" when off.
  *                       While it runs, a capture is a window over it and {@code samples} are the window's.
+ * @param samplingCost   what the current (so far) or last capture's sampling cost the application; null when idle
  */
 public record SessionStatus(SessionState state, String startedBy, Instant startedAt, Instant endsAt, long timeLeftMillis,
                             CaptureOptions options, long samples, long nativeMemory, String nativeError, GcCost gc,
-                            long intervalBytes, IntervalRange intervals, String continuous) {
+                            long intervalBytes, IntervalRange intervals, String continuous, SamplingCost samplingCost) {
     public SessionStatus {
         continuous = continuous == null ? "" : continuous;
     }
 
-    /** Without continuous sampling. */
+    /** Without continuous sampling, the sampling's cost not measured. */
     public SessionStatus(SessionState state, String startedBy, Instant startedAt, Instant endsAt, long timeLeftMillis,
                          CaptureOptions options, long samples, long nativeMemory, String nativeError, GcCost gc,
                          long intervalBytes, IntervalRange intervals) {
         this(state, startedBy, startedAt, endsAt, timeLeftMillis, options, samples, nativeMemory, nativeError, gc, intervalBytes,
-                intervals, "");
+                intervals, "", null);
     }
 
-    /** The sampling in words: {@code 512.0 KiB (fixed)}, or the interval now, its range and the target; {@code -} when idle. */
+    /**
+     * The sampling in words: {@code 512.0 KiB (fixed)}, or the interval now, its range and the target; then what
+     * it cost so far; {@code -} when idle.
+     */
     public String describeSampling() {
         if (intervals == null) {
             return "-";
         }
+        String cost = samplingCost == null || samplingCost == SamplingCost.UNKNOWN ? "" : "; " + samplingCost.describe();
         if (!intervals.adaptive()) {
-            return HumanUnits.formatBytes(intervalBytes) + " (fixed)";
+            return HumanUnits.formatBytes(intervalBytes) + " (fixed)" + cost;
         }
-        return String.format(Locale.ROOT, "%s now, %s over the capture (target %,d samples/s)", HumanUnits.formatBytes(intervalBytes),
-                intervals.describe(), intervals.targetRate());
+        return String.format(Locale.ROOT, "%s now, %s over the capture (target %,d samples/s)%s", HumanUnits.formatBytes(intervalBytes),
+                intervals.describe(), intervals.targetRate(), cost);
     }
 }

@@ -45,14 +45,21 @@ class CaptureOptionsTest {
         CaptureOptions byDefault = CaptureOptions.parse(null, null, 64, 1, true, 1);
         assertTrue(byDefault.adaptive());
         assertEquals(CaptureOptions.DEFAULT_SAMPLE_RATE, byDefault.sampleRate());
-        assertEquals("5000/s", byDefault.sampling());
+        assertTrue(byDefault.costBounded(), "the default sampling bounds what the samples cost");
+        assertEquals(byDefault, CaptureOptions.parse(null, byDefault.sampling(), 64, 1, true, 1), "sampling() reads back as it was");
+        assertEquals("about 5,000 samples/s, fewer if they cost over 1.0% of the CPU (adaptive interval)", byDefault.describeSampling());
         CaptureOptions rate = CaptureOptions.parse(null, " 2000/s ", 64, 1, true, 1);
         assertEquals(2000, rate.sampleRate());
+        assertFalse(rate.costBounded(), "a rate asked for is kept whatever it costs");
+        assertEquals("about 2,000 samples/s (adaptive interval)", rate.describeSampling());
+        assertFalse(CaptureOptions.parse(null, "5000/s", 64, 1, true, 1).costBounded(), "even the default's rate, asked for");
         assertEquals(rate, CaptureOptions.parse(null, rate.sampling(), 64, 1, true, 1), "sampling() reads back as it was");
         CaptureOptions fixed = CaptureOptions.parse(null, "64k", 64, 1, true, 1);
         assertFalse(fixed.adaptive());
         assertEquals(fixed, CaptureOptions.parse(null, fixed.sampling(), 64, 1, true, 1));
         assertEquals("interval 64.0 KiB", fixed.describeSampling());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new CaptureOptions(Duration.ofSeconds(1), 65_536, 64, 1, true, 1, 0,
+                true)).getMessage().contains("a cost bound needs a sample-rate target"));
         assertTrue(refusal(null, "9/s", 64, 1).contains("sample rate must be between 10 and 100000"));
         assertTrue(refusal(null, "100001/s", 64, 1).contains("sample rate must be between 10 and 100000"));
         assertTrue(refusal(null, "fast/s", 64, 1).contains("whole number of samples per second"));

@@ -303,6 +303,37 @@ class ControllerTest {
     }
 
     /**
+     * The default sampling bounds what samples cost: with each fake sample costing 1 ms of the callback,
+     * the budget's share of this JVM's CPU allows its minimum, 1,000 samples/s, so the interval settles
+     * five times higher than at 5,000/s; a rate asked for is kept whatever it costs.
+     */
+    @Test
+    void theDefaultSamplingLowersTheRateWhereSamplesAreExpensiveAndAnAskedRateIsKept() throws Exception {
+        sampler.allocate(10e9);
+        sampler.nanosPerSample = 1e6;
+        CaptureOptions byDefault = CaptureOptions.parse("1m", null, CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS,
+                true, CaptureOptions.DEFAULT_LIVE_BUDGET);
+        controller.start(byDefault, "test");
+        awaitInterval(i -> i >= 8_000_000, "10 GB/s at the budget's 1,000 samples/s: about 10 MB");
+        controller.stop();
+
+        CaptureOptions asked = CaptureOptions.parse("1m", "5000/s", CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS,
+                true, CaptureOptions.DEFAULT_LIVE_BUDGET);
+        controller.start(asked, "test");
+        awaitInterval(i -> i <= 2_500_000, "10 GB/s at the 5,000 samples/s asked for: about 2 MB");
+        // 15 readings more (the interval is set at each): past the second a cost budget prices samples over.
+        int readings = sampler.intervalsSet.size() + 15;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AWAIT_SECONDS);
+        while (sampler.intervalsSet.size() < readings) {
+            assertTrue(System.nanoTime() < deadline, "the sample-rate target stopped reading");
+            Thread.sleep(20);
+        }
+        assertTrue(sampler.intervalsSet.subList(readings - 15, readings).stream().allMatch(i -> i <= 2_500_000),
+                "nothing bounds the asked rate's cost: " + sampler.intervalsSet);
+        controller.stop();
+    }
+
+    /**
      * Continuous sampling runs with no time box under the sample-rate target; a capture meanwhile is a
      * window over it (a native baseline, then an end), never a restart, a stop or a reset of the
      * sampler; reset is refused while it runs, a different depth is refused, and the window reports

@@ -56,6 +56,9 @@ final class FakeSampler implements Sampler {
     final List<Long> intervalsSet = new CopyOnWriteArrayList<>();
     private double bytesPerSecond = -1;  // < 0: the fixed count 7 per start
     private double simulatedSamples;
+    /** What each simulated sample costs the callback ({@link #sampleNanos}); 0: nothing. */
+    volatile double nanosPerSample;
+    private double simulatedSampleNanos;
     private long simulatedNanos;
 
     @Override
@@ -83,7 +86,9 @@ final class FakeSampler implements Sampler {
     private void advance() {
         long now = System.nanoTime();
         if (sampling && bytesPerSecond > 0) {
-            simulatedSamples += (now - simulatedNanos) / 1e9 * bytesPerSecond / lastInterval;
+            double samples = (now - simulatedNanos) / 1e9 * bytesPerSecond / lastInterval;
+            simulatedSamples += samples;
+            simulatedSampleNanos += samples * nanosPerSample;
         }
         simulatedNanos = now;
     }
@@ -187,6 +192,12 @@ final class FakeSampler implements Sampler {
         }
         advance();
         return (long) simulatedSamples;
+    }
+
+    @Override
+    public synchronized long sampleNanos() {
+        advance();
+        return (long) simulatedSampleNanos;
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.heaptap.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.nativeagent.LiveProof;
@@ -15,6 +17,7 @@ import io.heaptap.profile.GcCpu;
 import io.heaptap.profile.HeapAroundGc;
 import io.heaptap.profile.HeapSizing;
 import io.heaptap.profile.IntervalRange;
+import io.heaptap.profile.SamplingCost;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.TargetInfo;
@@ -48,7 +51,7 @@ class RawDumpTest {
                     new GcCpu(true, null, 419_000_000L, 15_800_000_000L, 6, List.of("G1 Conc#", "GC Thread#"), null)),
             new LiveProof(123_456_789_000L, new Markings(3, 2, 1, Instant.parse("2026-11-22T10:51:12.5Z"), "", 60_000), true, false,
                     48L << 20, 256L << 20),
-            new IntervalRange(32 * 1024, 2 << 20, 5_000));
+            new IntervalRange(32 * 1024, 2 << 20, 5_000), new SamplingCost(26_000, 118_000_000L, 15_800_000_000L, 0.0075));
 
     @Test
     void theHeaderReadsBackExactlyAndMatchesTheGoldenFile() throws IOException {
@@ -63,6 +66,9 @@ class RawDumpTest {
         assertEquals(HEADER, RecordJson.read(newer, DumpHeader.class), "an unknown field is ignored");
         String older = golden().replace(",\"warnings\":[\"JDK 17's heap sampler is biased per site\"]", "");
         assertEquals(List.of(), RecordJson.read(older, DumpHeader.class).warnings(), "a missing one is empty");
+        String beforeCost = golden().replaceAll(",\"cost\":\\{[^}]*\\}", "");
+        assertNotEquals(golden(), beforeCost);
+        assertNull(RecordJson.read(beforeCost, DumpHeader.class).cost(), "a target from before the sampling cost was measured");
     }
 
     @Test

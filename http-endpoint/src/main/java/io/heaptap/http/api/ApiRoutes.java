@@ -82,7 +82,7 @@ public final class ApiRoutes {
                     p.integer("maxStacks", CaptureOptions.DEFAULT_MAX_STACKS, 1, CaptureOptions.MAX_MAX_STACKS),
                     p.bool("live", true),
                     p.integer("liveBudget", CaptureOptions.DEFAULT_LIVE_BUDGET, 1, CaptureOptions.MAX_LIVE_BUDGET),
-                    interval > 0 ? 0 : rate > 0 ? rate : CaptureOptions.DEFAULT_SAMPLE_RATE);
+                    interval > 0 ? 0 : rate > 0 ? rate : CaptureOptions.DEFAULT_SAMPLE_RATE, interval == 0 && rate == 0);
         } catch (IllegalArgumentException e) {
             throw new HttpError(400, e.getMessage());
         }

@@ -56,6 +56,12 @@ final class StatusJson {
         json.field("intervalBytes", s.intervalBytes())
                 .field("intervalMinBytes", s.intervals() == null ? 0 : s.intervals().minBytes())
                 .field("intervalMaxBytes", s.intervals() == null ? 0 : s.intervals().maxBytes());
+        // What the capture's sampling cost the application so far (the sample callback against the process's CPU).
+        if (s.samplingCost() == null) {
+            json.name("samplingCost").value((String) null);
+        } else {
+            JsonWriter.samplingCost(json, s.samplingCost());
+        }
         if (unavailable != null) {
             json.field("profileUnavailable", unavailable);
         }

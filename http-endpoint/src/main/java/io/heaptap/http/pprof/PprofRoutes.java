@@ -114,9 +114,8 @@ public final class PprofRoutes {
         }
         request.requireBearer("?seconds=N on an idle JVM (it starts a capture)");
         // The default sample-rate target: a scraper that never stops pays a bounded cost whatever the allocation rate.
-        CaptureOptions options = new CaptureOptions(Duration.ofSeconds(seconds), CaptureOptions.DEFAULT_INTERVAL,
-                CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS, true, CaptureOptions.DEFAULT_LIVE_BUDGET,
-                CaptureOptions.DEFAULT_SAMPLE_RATE);
+        CaptureOptions options = CaptureOptions.defaultSampling(Duration.ofSeconds(seconds), CaptureOptions.DEFAULT_DEPTH,
+                CaptureOptions.DEFAULT_MAX_STACKS, true, CaptureOptions.DEFAULT_LIVE_BUDGET);
         Instant startedAt = controller.start(options, "pprof scrape from " + request.client());
         // A scraper that goes away takes its window with it: the capture stops instead of blocking others.
         return LaterAnswer.after(timer, workers, seconds, () -> controller.withScrapedCaptureProfile(startedAt, gc, format(text),

@@ -16,6 +16,7 @@ import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.Estimate;
 import io.heaptap.profile.Markings;
+import io.heaptap.profile.SamplingCost;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -60,6 +61,7 @@ public final class JsonWriter implements ProfileWriter {
                 .field("stackDepth", info.stackDepth())
                 .field("samples", info.samples())
                 .field("samplesPerSecond", Math.round(info.samplesPerSecond()));
+        samplingCost(j, info.samplingCost());
         Drops d = info.drops();
         j.name("drops").beginObject()
                 .field("samplesDropped", d.samplesDropped())
@@ -211,6 +213,16 @@ public final class JsonWriter implements ProfileWriter {
                 .field("lastCompletedAt", m.lastCompletedAt() == null ? null : m.lastCompletedAt().toString())
                 .field("limitation", m.limitation())
                 .field("horizonMillis", m.horizonMillis())
+                .endObject();
+    }
+
+    /** The {@code samplingCost} object: what heaptap's sampling cost the application; also in {@code /api/status}. */
+    public static void samplingCost(JsonOutput j, SamplingCost cost) {
+        j.name("samplingCost").beginObject()
+                .field("samples", cost.samples())
+                .field("callbackNanos", cost.callbackNanos())
+                .field("processCpuNanos", cost.processCpuNanos())
+                .name("budgetShare").exactValue(cost.budgetShare())
                 .endObject();
     }
 

@@ -150,6 +150,7 @@ final class PprofWriter implements ProfileWriter {
         comments.add(String.format(Locale.ROOT, "heaptap: %d samples (%.0f/s) at interval %s bytes%s, depth %d; values are Poisson-weighted estimates",
                 info.samples(), info.samplesPerSecond(), intervalText(info.intervals()),
                 info.intervals().adaptive() ? " (target " + info.intervals().targetRate() + " samples/s)" : "", info.stackDepth()));
+        comments.add("heaptap: cost: " + info.samplingCost().describe());
         comments.add("heaptap: dropped: " + TextReport.describe(info.drops()));
         comments.add(String.format(Locale.ROOT, "heaptap: live: %d tracked objects, keep-probability %.4g, %d thinnings%s",
                 profile.liveInfo().tracked(), profile.liveInfo().keepProbability(), profile.liveInfo().thinnings(),

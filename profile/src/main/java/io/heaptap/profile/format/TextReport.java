@@ -8,6 +8,7 @@ import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
 import io.heaptap.profile.GcCost;
+import io.heaptap.profile.SamplingCost;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
@@ -42,6 +43,9 @@ final class TextReport implements ProfileWriter {
                 info.intervals().describe(), info.intervals().adaptive()
                         ? String.format(Locale.ROOT, " (adaptive, target %,d samples/s)", info.intervals().targetRate()) : "",
                 info.stackDepth(), info.samples(), info.samplesPerSecond());
+        if (info.samplingCost() != SamplingCost.UNKNOWN) {
+            w.printf(Locale.ROOT, "heaptap's cost: %s%n", info.samplingCost().describe());
+        }
         w.printf(Locale.ROOT, "dropped: %s%n", describe(info.drops()));
         for (String warning : info.warnings()) {
             w.printf(Locale.ROOT, "warning: %s%n", warning);

@@ -2,12 +2,14 @@ package io.heaptap.profile.format;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.IntervalRange;
+import io.heaptap.profile.SamplingCost;
 import io.heaptap.profile.CollectorCost;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
@@ -84,7 +86,8 @@ class WritersTest {
         AllocationProfile fixed = profile();
         CaptureInfo f = fixed.info();
         CaptureInfo adaptive = new CaptureInfo(f.target(), f.startedAt(), 10_000_000_000L, 2 << 20, f.stackDepth(), 48_000,
-                f.drops(), f.warnings(), f.gc(), new IntervalRange(32 * 1024, 4 << 20, 5_000));
+                f.drops(), f.warnings(), f.gc(), new IntervalRange(32 * 1024, 4 << 20, 5_000),
+                new SamplingCost(48_000, 218_000_000L, 19_600_000_000L, 0.0075));
         AllocationProfile profile = new AllocationProfile(adaptive, fixed.liveInfo(), fixed.sites());
         String t = new String(ProfileWriter.toBytes(profile, ProfileFormat.TEXT), StandardCharsets.UTF_8);
         assertTrue(t.contains("interval 32.0 KiB\u20134.0 MiB (adaptive, target 5,000 samples/s), depth 64, 48,000 samples (4,800/s)"), t);
@@ -92,6 +95,10 @@ class WritersTest {
         assertTrue(j.contains("\"intervalBytes\":2097152,\"intervalMinBytes\":32768,\"intervalMaxBytes\":4194304,"
                 + "\"sampleRateTarget\":5000"), j);
         assertTrue(j.contains("\"samplesPerSecond\":4800"), j);
+        assertTrue(t.contains("heaptap's cost: sample callback 218ms = 1.11% of 19.6s process CPU (4.5 \u00b5s a sample; kept under 0.75%)"), t);
+        assertTrue(j.contains("\"samplingCost\":{\"samples\":48000,\"callbackNanos\":218000000,\"processCpuNanos\":19600000000,"
+                + "\"budgetShare\":0.0075}"), j);
+        assertFalse(text(ProfileFormat.TEXT).contains("heaptap's cost"), "a cost not measured is not shown");
         assertTrue(text(ProfileFormat.TEXT).contains("interval 512.0 KiB, depth 64, 300 samples (10/s)"), "a fixed interval is one value");
     }
 

@@ -1,0 +1,127 @@
+package io.heaptap.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sample cost budget on simulated clocks: a sampler whose kept samples cost a known time and a
+ * process that burns a known CPU time a second, read every 100 ms as the sample-rate target reads it.
+ */
+class SampleCostBudgetTest {
+    private static final long READING = 100_000_000L;
+
+    /** Simulated clocks: the callback's nanoseconds, the process's CPU, how often each was read. */
+    private static final class Clocks {
+        long sampleNanos;
+        long cpuNanos;
+        int reads;
+        final SampleCostBudget budget = new SampleCostBudget(() -> {
+            reads++;
+            return sampleNanos;
+        }, () -> cpuNanos);
+        long samples;
+        long nanos;
+
+        /** One second at this sample rate, each sample costing {@code cost} ns, the process using {@code cores}. */
+        void second(int rate, double cost, double cores) {
+            for (int i = 0; i < 10; i++) {
+                samples += rate / 10;
+                sampleNanos += Math.round(rate / 10 * cost);
+                cpuNanos = cpuNanos < 0 ? cpuNanos : cpuNanos + Math.round(cores * READING);
+                nanos += READING;
+                budget.read(samples, nanos);
+            }
+        }
+    }
+
+    @Test
+    void expensiveSamplesAreAllowedTheirShareOfTheProcessCpu() {
+        Clocks c = new Clocks();
+        c.budget.read(0, 0);
+        assertEquals(SampleCostBudget.UNBOUNDED, c.budget.allowedRate(), "nothing is bounded before it was measured");
+        // Two busy cores, deep stacks: 12 us a sample. 1% of 2 s of CPU a second is 20 ms: 1,666 samples.
+        c.second(5_000, 12_000, 2.0);
+        assertEquals(1_666, c.budget.allowedRate(), 1);
+        assertEquals(12_000, c.budget.nanosPerSample(), 1);
+        // Shallow stacks on the same process: 2.5 us a sample allows 8,000 a second (the target caps it, not the budget).
+        c.second(1_666, 2_500, 2.0);
+        c.second(1_666, 2_500, 2.0);
+        assertEquals(8_000, c.budget.allowedRate(), 1);
+    }
+
+    @Test
+    void theFirstPriceComesAtTheFirstReadingWithEnoughSamples() {
+        Clocks c = new Clocks();
+        c.budget.read(0, 0);
+        c.samples += 3_000;  // a busy target's first 100 ms at the 512 KiB the capture starts at
+        c.sampleNanos += 3_000L * 12_000;
+        c.cpuNanos += 2 * READING;
+        c.nanos += READING;
+        c.budget.read(c.samples, c.nanos);
+        assertEquals(1_666, c.budget.allowedRate(), 1, "priced at once, not after a second of 30,000 samples/s");
+    }
+
+    @Test
+    void theBudgetNeverGoesBelowTheMinimumRate() {
+        Clocks c = new Clocks();
+        c.budget.read(0, 0);
+        // A nearly idle process (2% of a core) whose samples cost 30 us: 5 samples a second would fit its budget.
+        c.second(2_000, 30_000, 0.02);
+        assertEquals(SampleCostBudget.MIN_RATE, c.budget.allowedRate(),
+                "below about 1,000/s a sample costs more (cold caches) and the profile's accuracy falls faster than its cost");
+    }
+
+    @Test
+    void unknownFiguresBoundNothingAndAQuietSecondKeepsTheLastPrice() {
+        Clocks unknownCpu = new Clocks();
+        unknownCpu.cpuNanos = -1;
+        unknownCpu.budget.read(0, 0);
+        unknownCpu.second(5_000, 12_000, 2.0);
+        assertEquals(SampleCostBudget.UNBOUNDED, unknownCpu.budget.allowedRate(), "no process CPU: no share of it");
+
+        Clocks c = new Clocks();
+        c.budget.read(0, 0);
+        c.second(5_000, 12_000, 2.0);
+        c.second(5_000, 12_000, 2.0);
+        for (int quiet = 0; quiet < 3; quiet++) {
+            c.second(10, 1_000, 2.0);  // 10 samples a second: too few to price one at 1 us
+        }
+        assertEquals(12_000, c.budget.nanosPerSample(), 12, "the last price stands (its span held 0.1 s of the quiet seconds)");
+        assertEquals(1_666, c.budget.allowedRate(), 2);
+    }
+
+    @Test
+    void theClocksAreReadOnceASecondNotAtEveryReading() {
+        Clocks c = new Clocks();
+        c.budget.read(0, 0);
+        for (int i = 0; i < 5; i++) {
+            c.second(5_000, 3_000, 2.0);
+        }
+        assertEquals(6, c.reads, "once to begin, once for the first price, then once per second: reading /proc ten times a second"
+                + " cost 0.25% of a target");
+    }
+
+    @Test
+    void theRateTargetLandsOnWhatTheBudgetAllows() {
+        Clocks c = new Clocks();
+        SampleRateGovernor governor = new SampleRateGovernor(5_000, c.budget, 512 * 1024, 0, 0);
+        double bytesPerSecond = 10e9;
+        for (int reading = 0; reading < 100; reading++) {
+            long taken = Math.round(bytesPerSecond / 10 / governor.interval());
+            c.samples += taken;
+            c.sampleNanos += taken * 12_000;  // deep stacks: 12 us a sample
+            c.cpuNanos += 2 * READING;        // two busy cores
+            c.nanos += READING;
+            governor.next(c.samples, c.nanos);
+        }
+        assertEquals(1_666, governor.target(), 1, "1% of two cores at 12 us a sample");
+        double rate = bytesPerSecond / governor.interval();
+        assertTrue(rate > 1_666 / SampleRateGovernor.TRIM_FACTOR && rate < 1_666 * SampleRateGovernor.TRIM_FACTOR,
+                "the rate settled on the budget's: " + rate);
+
+        SampleRateGovernor unbounded = new SampleRateGovernor(5_000, 512 * 1024, 0, 0);
+        assertEquals(5_000, unbounded.target(), "an asked-for rate is kept whatever it costs");
+    }
+}
