@@ -32,6 +32,7 @@ final class StatusCommand extends TargetCommand {
         Terminal.printf("started at:   %s%n", s.getStartTime().isEmpty() ? "-" : s.getStartTime());
         Terminal.printf("time left:    %.1fs%n", s.getTimeLeftMillis() / 1000.0);
         Terminal.printf("interval:     %s, depth %d%n", s.getSampling(), s.getStackDepth());
+        Terminal.printf("cost:         %s%n", s.getSamplingCost());
         Terminal.printf("continuous:   %s%n", s.getContinuous().isEmpty() ? "off" : s.getContinuous());
         if (s.getProfileError().isEmpty()) {
             List<String> live = s.isLiveTracking() || s.getTrackedObjects() > 0 ? s.getLiveReport() : List.of();

@@ -142,10 +142,14 @@ public final class BenchSuite {
         BenchTarget.Jdk newest = jdks.get(jdks.size() - 1);
         if (sections.contains("overhead")) {
             for (BenchTarget.Jdk jdk : jdks) {
-                overhead(jdk, AllocationHeavyTarget.class, "allocation-heavy (2 threads)", tools());
+                overhead(jdk, AllocationHeavyTarget.class, List.of(), "allocation-heavy (2 threads)", tools());
+                checkpoint.save();
+                // A service allocates under its framework's frames: every kept sample walks them (150 ns a frame or more).
+                overhead(jdk, AllocationHeavyTarget.class, List.of("-Dbench.depth=" + DEEP_STACK),
+                        "allocation-heavy, " + DEEP_STACK + " compiled frames deep (2 threads)", quick ? tools().stream().limit(1).toList() : tools());
                 checkpoint.save();
                 // The smoke run shows the mixed target runs under a tool; every tool's start and stop is shown on the first.
-                overhead(jdk, MixedTarget.class, "mixed: allocation, 100 MB working set, CPU (2 threads)",
+                overhead(jdk, MixedTarget.class, List.of(), "mixed: allocation, 100 MB working set, CPU (2 threads)",
                         quick ? tools().stream().limit(1).toList() : tools());
                 checkpoint.save();
             }
@@ -342,9 +346,12 @@ public final class BenchSuite {
         return chosen;
     }
 
+    /** Frames below Thread.run in the deep-stack overhead target: a service's hot paths, compiled. */
+    static final int DEEP_STACK = 60;
+
     private static final Pattern HEAPTAP_SETTING = Pattern.compile("heaptap (default|\\d+[kKmM]?|\\d+/s) (live|no-live)");
 
-    private void overhead(BenchTarget.Jdk jdk, Class<?> target, String title, List<Tool> tools) throws Exception {
+    private void overhead(BenchTarget.Jdk jdk, Class<?> target, List<String> jvmArgs, String title, List<Tool> tools) throws Exception {
         long warm = quick ? SMOKE_MILLIS : 8000;
         long window = quick ? SMOKE_MILLIS : 5000;
         long settle = quick ? SMOKE_MILLIS : 2000;
@@ -357,7 +364,7 @@ public final class BenchSuite {
             List<Tool> order = new ArrayList<>(tools);
             Collections.shuffle(order, shuffle);
             for (Tool tool : order) {
-                try (BenchTarget t = new BenchTarget(jdk, classes, target, List.of())) {
+                try (BenchTarget t = new BenchTarget(jdk, classes, target, jvmArgs)) {
                     // Off, on, off in one JVM: the on-window is judged against the mean of its two
                     // neighbours, so a drift of the machine or of the JIT during the run cancels.
                     t.measure(warm);
@@ -381,7 +388,7 @@ public final class BenchSuite {
                 load[1] = Math.max(load[1], now);
             }
         }
-        if (target == AllocationHeavyTarget.class) {
+        if (target == AllocationHeavyTarget.class && jvmArgs.isEmpty()) {
             during.forEach((tool, ratios) -> measured.put(Goals.overhead(jdk, tool), new Stats(ratios).median()));
         }
         report.add("## Overhead: " + title + ", " + jdk.name());

@@ -84,6 +84,11 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
+    public String getSamplingCost() {
+        return read().getSamplingCost();
+    }
+
+    @Override
     public int getStackDepth() {
         return read().getStackDepth();
     }

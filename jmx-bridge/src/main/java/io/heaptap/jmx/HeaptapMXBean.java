@@ -37,6 +37,10 @@ public interface HeaptapMXBean {
     @Description("The sampling interval in words: fixed, or the one now, its range over the capture and the sample-rate target")
     String getSampling();
 
+    @Description("What the current or last capture's sampling cost the application so far: the time heaptap's sample"
+            + " callback took against the process's CPU, per sample, and the share the default sampling keeps it under")
+    String getSamplingCost();
+
     @Description("Stack frames kept per sample in the current or last capture")
     int getStackDepth();
 

@@ -108,6 +108,11 @@ final class StatusRead implements StatusView {
     }
 
     @Override
+    public String getSamplingCost() {
+        return session.describeSamplingCost();
+    }
+
+    @Override
     public String getContinuous() {
         return session.continuous();
     }

@@ -23,6 +23,8 @@ public interface StatusView {
 
     String getSampling();
 
+    String getSamplingCost();
+
     String getContinuous();
 
     int getStackDepth();

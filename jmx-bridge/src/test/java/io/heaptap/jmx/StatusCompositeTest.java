@@ -16,6 +16,7 @@ import io.heaptap.profile.GcCpu;
 import io.heaptap.profile.HeapAroundGc;
 import io.heaptap.profile.HeapSizing;
 import io.heaptap.profile.IntervalRange;
+import io.heaptap.profile.SamplingCost;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
@@ -65,7 +66,7 @@ public class StatusCompositeTest {
     private static final SessionStatus STOPPED = new SessionStatus(SessionState.STOPPED, "cli pid 7",
             Instant.parse("2026-11-21T10:00:00Z"), Instant.parse("2026-11-21T10:00:30Z"), 0,
             new CaptureOptions(Duration.ofSeconds(30), 65_536, 64, 65_536, true, 4096, 5_000), 300, 123_456, null, GC,
-            131_072, new IntervalRange(32_768, 262_144, 5_000));
+            131_072, new IntervalRange(32_768, 262_144, 5_000), "", new SamplingCost(300, 1_350_000L, 60_000_000_000L, 0.02));
 
     private static AllocationProfile profile() {
         CaptureInfo info = new CaptureInfo(new TargetInfo(4242, "17", "vm", "app.Main"), Instant.parse("2026-11-21T10:00:00Z"),
@@ -149,6 +150,7 @@ public class StatusCompositeTest {
         assertEquals(local.getLiveReport(), v.getLiveReport());
         assertEquals(local.getGcReport(), v.getGcReport());
         assertEquals(local.getHttpTokenFile(), v.getHttpTokenFile());
+        assertEquals("sample callback 1ms = 0.00% of 1m0s process CPU (4.5 \u00b5s a sample; kept under 2.0%)", v.getSamplingCost());
     }
 
     @Test
@@ -162,6 +164,7 @@ public class StatusCompositeTest {
         assertEquals(-1.0, c.get("gcCpuShare"), "unavailable");
         assertArrayEquals(new String[0], (String[]) c.get("gcReport"));
         assertEquals("no native agent", c.get("nativeAgentError"));
+        assertEquals("-", c.get("samplingCost"), "nothing sampled, nothing to say");
     }
 
     @Test

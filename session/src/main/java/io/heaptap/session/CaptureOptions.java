@@ -42,11 +42,9 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
      * a 10 s capture then holds about 50,000 samples, and the benchmark's 8-site mix was within 1.0%
      * (JDK 25) and 1.5% (JDK 17) per site (bench/RESULTS.md, 2026-11-23); a site with 10% of the
      * bytes is estimated within about 3% (2 sigma), 1% of them within about 9%. JFR's 150/s would give
-     * 1,500 samples there. Cost: in a busy application a sample costs its allocating thread several
-     * microseconds, more when samples are rare (caches cold; 1.5 us only in the SampleCost
-     * microbenchmark), so the cost grows far more slowly than the rate: on the 2-thread
-     * allocation-heavy bench target 500, 1,000, 2,000 and 5,000/s measured alike (docs/sampling.md,
-     * "A rarer sample costs more"), and a lower target would give up accuracy for little.
+     * 1,500 samples there. The default sampling lowers it where samples are expensive
+     * ({@link SampleCostBudget}: a kept sample's stack walk takes 2-4 us on a shallow stack and over
+     * 20 us on a deep one, so 5,000/s cost a two-core service 1-5% of its CPU).
      */
     public static final int DEFAULT_SAMPLE_RATE = 5_000;
     public static final int MIN_SAMPLE_RATE = 10;

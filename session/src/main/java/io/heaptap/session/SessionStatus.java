@@ -42,19 +42,20 @@ public record SessionStatus(SessionState state, String startedBy, Instant starte
                 intervals, "", null);
     }
 
-    /**
-     * The sampling in words: {@code 512.0 KiB (fixed)}, or the interval now, its range and the target; then what
-     * it cost so far; {@code -} when idle.
-     */
+    /** The sampling in words: {@code 512.0 KiB (fixed)}, or the interval now, its range and the target; {@code -} when idle. */
     public String describeSampling() {
         if (intervals == null) {
             return "-";
         }
-        String cost = samplingCost == null || samplingCost == SamplingCost.UNKNOWN ? "" : "; " + samplingCost.describe();
         if (!intervals.adaptive()) {
-            return HumanUnits.formatBytes(intervalBytes) + " (fixed)" + cost;
+            return HumanUnits.formatBytes(intervalBytes) + " (fixed)";
         }
-        return String.format(Locale.ROOT, "%s now, %s over the capture (target %,d samples/s)%s", HumanUnits.formatBytes(intervalBytes),
-                intervals.describe(), intervals.targetRate(), cost);
+        return String.format(Locale.ROOT, "%s now, %s over the capture (target %,d samples/s)", HumanUnits.formatBytes(intervalBytes),
+                intervals.describe(), intervals.targetRate());
+    }
+
+    /** What the capture's sampling cost so far ({@link SamplingCost#describe}); {@code -} when idle or not measured. */
+    public String describeSamplingCost() {
+        return samplingCost == null || samplingCost == SamplingCost.UNKNOWN ? "-" : samplingCost.describe();
     }
 }

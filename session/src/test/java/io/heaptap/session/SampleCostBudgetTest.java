@@ -41,14 +41,14 @@ class SampleCostBudgetTest {
         Clocks c = new Clocks();
         c.budget.read(0, 0);
         assertEquals(SampleCostBudget.UNBOUNDED, c.budget.allowedRate(), "nothing is bounded before it was measured");
-        // Two busy cores, deep stacks: 12 us a sample. 1% of 2 s of CPU a second is 20 ms: 1,666 samples.
-        c.second(5_000, 12_000, 2.0);
+        // Two busy cores, deep stacks: 24 us a sample. 2% of 2 s of CPU a second is 40 ms: 1,666 samples.
+        c.second(5_000, 24_000, 2.0);
         assertEquals(1_666, c.budget.allowedRate(), 1);
-        assertEquals(12_000, c.budget.nanosPerSample(), 1);
-        // Shallow stacks on the same process: 2.5 us a sample allows 8,000 a second (the target caps it, not the budget).
+        assertEquals(24_000, c.budget.nanosPerSample(), 1);
+        // Shallow stacks on the same process: 2.5 us a sample allows 16,000 a second (the target caps it, not the budget).
         c.second(1_666, 2_500, 2.0);
         c.second(1_666, 2_500, 2.0);
-        assertEquals(8_000, c.budget.allowedRate(), 1);
+        assertEquals(16_000, c.budget.allowedRate(), 1);
     }
 
     @Test
@@ -56,7 +56,7 @@ class SampleCostBudgetTest {
         Clocks c = new Clocks();
         c.budget.read(0, 0);
         c.samples += 3_000;  // a busy target's first 100 ms at the 512 KiB the capture starts at
-        c.sampleNanos += 3_000L * 12_000;
+        c.sampleNanos += 3_000L * 24_000;
         c.cpuNanos += 2 * READING;
         c.nanos += READING;
         c.budget.read(c.samples, c.nanos);
@@ -78,17 +78,17 @@ class SampleCostBudgetTest {
         Clocks unknownCpu = new Clocks();
         unknownCpu.cpuNanos = -1;
         unknownCpu.budget.read(0, 0);
-        unknownCpu.second(5_000, 12_000, 2.0);
+        unknownCpu.second(5_000, 24_000, 2.0);
         assertEquals(SampleCostBudget.UNBOUNDED, unknownCpu.budget.allowedRate(), "no process CPU: no share of it");
 
         Clocks c = new Clocks();
         c.budget.read(0, 0);
-        c.second(5_000, 12_000, 2.0);
-        c.second(5_000, 12_000, 2.0);
+        c.second(5_000, 24_000, 2.0);
+        c.second(5_000, 24_000, 2.0);
         for (int quiet = 0; quiet < 3; quiet++) {
             c.second(10, 1_000, 2.0);  // 10 samples a second: too few to price one at 1 us
         }
-        assertEquals(12_000, c.budget.nanosPerSample(), 12, "the last price stands (its span held 0.1 s of the quiet seconds)");
+        assertEquals(24_000, c.budget.nanosPerSample(), 12, "the last price stands (its span held 0.1 s of the quiet seconds)");
         assertEquals(1_666, c.budget.allowedRate(), 2);
     }
 
@@ -111,12 +111,12 @@ class SampleCostBudgetTest {
         for (int reading = 0; reading < 100; reading++) {
             long taken = Math.round(bytesPerSecond / 10 / governor.interval());
             c.samples += taken;
-            c.sampleNanos += taken * 12_000;  // deep stacks: 12 us a sample
+            c.sampleNanos += taken * 24_000;  // deep stacks: 24 us a sample
             c.cpuNanos += 2 * READING;        // two busy cores
             c.nanos += READING;
             governor.next(c.samples, c.nanos);
         }
-        assertEquals(1_666, governor.target(), 1, "1% of two cores at 12 us a sample");
+        assertEquals(1_666, governor.target(), 1, "2% of two cores at 24 us a sample");
         double rate = bytesPerSecond / governor.interval();
         assertTrue(rate > 1_666 / SampleRateGovernor.TRIM_FACTOR && rate < 1_666 * SampleRateGovernor.TRIM_FACTOR,
                 "the rate settled on the budget's: " + rate);

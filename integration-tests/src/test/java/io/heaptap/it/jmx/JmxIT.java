@@ -77,6 +77,8 @@ class JmxIT {
             assertTrue(threadNames(target.pid()).contains("heaptap-gc-poll"), "the GC cost polls young collections while recording");
             assertEquals(65536L, s.getAttribute(NAME, "SamplingIntervalBytes"));
             assertEquals("64.0 KiB (fixed)", s.getAttribute(NAME, "Sampling"));
+            String cost = (String) s.getAttribute(NAME, "SamplingCost");
+            assertTrue(cost.startsWith("sample callback ") || cost.equals("no samples kept"), "what the sampling costs so far: " + cost);
             Notification started = notifications.poll(30, TimeUnit.SECONDS);
             assertEquals("io.heaptap.capture.started", started.getType());
             Wait.until("samples to arrive", Duration.ofSeconds(30), () -> attribute(s, "Samples") > 0);
