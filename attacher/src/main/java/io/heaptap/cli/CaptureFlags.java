@@ -20,7 +20,9 @@ record CaptureFlags(String duration, String interval, String rate, int depth, in
             Flag.value("--rate", "<samples/s>",
                     "Samples per second to keep near by moving the interval (32k-64m) with the"
                             + " allocation rate; estimates stay unbiased. " + CaptureOptions.MIN_SAMPLE_RATE + "-"
-                            + CaptureOptions.MAX_SAMPLE_RATE + ". Default: " + CaptureOptions.DEFAULT_SAMPLE_RATE + ". Not with --interval."),
+                            + CaptureOptions.MAX_SAMPLE_RATE + ", kept whatever the samples cost. Default: "
+                            + CaptureOptions.DEFAULT_SAMPLE_RATE + ", fewer (not below " + CaptureOptions.costBoundMinRate() + ") where they would cost over "
+                            + CaptureOptions.costBound() + " (deep stacks). Not with --interval."),
             Flag.value("--depth", "<frames>",
                     "Stack frames kept per sample, 1-" + CaptureOptions.MAX_DEPTH + ". Default: " + CaptureOptions.DEFAULT_DEPTH + "."),
             Flag.value("--max-stacks", "<n>",

@@ -130,8 +130,17 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
             return "interval " + HumanUnits.formatBytes(intervalBytes);
         }
         String rate = String.format(Locale.ROOT, "about %,d samples/s", sampleRate);
-        return rate + (costBounded ? ", fewer if they cost over " + SampleCostBudget.describeShare() + " of the CPU" : "")
-                + " (adaptive interval)";
+        return rate + (costBounded ? ", fewer if they cost over " + costBound() : "") + " (adaptive interval)";
+    }
+
+    /** The default sampling's cost bound for people: {@code 2.0% of the CPU}. */
+    public static String costBound() {
+        return SampleCostBudget.describeShare() + " of the CPU";
+    }
+
+    /** The fewest samples a second the default sampling's cost bound lowers its target to. */
+    public static int costBoundMinRate() {
+        return SampleCostBudget.MIN_RATE;
     }
 
     /** A sample-rate target from text ({@code 5000}), checked against the limits. */
