@@ -179,8 +179,9 @@ bool Sampler::setInterval(int64_t intervalBytes, int64_t jvmIntervalBytes) {
 namespace {
 // A kept sample's stack walk takes 2-40 us (deeper and rarer: longer). The callback's clock is the wall
 // clock (a thread CPU clock is a system call, itself 1-3 us when samples are rare), so a thread the
-// kernel switched out meanwhile would charge the sample its whole time slice: a share of the samples
-// did on a busy two-core target, and the mean cost read 1.5x perf's. Longer than this is not the sample.
+// kernel switched out meanwhile would charge the sample its whole time slice (milliseconds): on a busy
+// two-core target that made the mean cost read 1.5 times what perf attributed to the callback, 1.3-1.7
+// times with this cap. Longer than this is not the sample.
 constexpr int64_t kMaxSampleNanos = 100000;
 
 // Counts a call in flight from its entry to its return (awaitSamplesInFlight).

@@ -8,11 +8,11 @@ import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
 import io.heaptap.profile.GcCost;
-import io.heaptap.profile.SamplingCost;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
+import io.heaptap.profile.SamplingCost;
 import io.heaptap.profile.TopSites;
 
 import java.io.IOException;
