@@ -9,8 +9,8 @@ import java.util.function.LongSupplier;
  * So 5,000 samples a second cost a two-core service anywhere from 0.5% to 3% of its CPU, and a
  * sample-rate target alone cannot promise the first.
  *
- * <p>Read with the sample-rate target's readings. Over each second (the first time as soon as a reading
- * holds enough samples) it measures what a kept sample cost
+ * <p>Read with the sample-rate target's readings. Over each second at a steady rate it measures what a kept
+ * sample cost
  * (the native callback's own clock) and the process's CPU time, and allows as many samples a second
  * as cost at most {@link #CPU_SHARE} of that CPU, but never fewer than {@link #MIN_RATE}: a rarer
  * sample costs more (it finds HotSpot's stack walker out of the caches the application filled
@@ -36,12 +36,6 @@ final class SampleCostBudget {
     static final long SPAN_NANOS = 1_000_000_000L;
     /** Fewer samples in a span do not price one (a quiet second): the last price stands. */
     static final long MIN_SAMPLES = 20;
-    /**
-     * The first price comes sooner, at the first reading of 100 ms or more that holds this many samples: a
-     * capture starts at 512 KiB, which on a busy target takes thousands of samples in its first 100 ms.
-     */
-    static final long FIRST_PRICE_SAMPLES = 500;
-    static final long FIRST_PRICE_NANOS = 100_000_000L;
 
     /** {@link #CPU_SHARE} for people: {@code 0.5%}. */
     static String describeShare() {
@@ -75,7 +69,7 @@ final class SampleCostBudget {
      * process's CPU is a read of /proc).
      */
     void read(long samples, long nanos) {
-        if (lastSamples >= 0 && samples >= lastSamples && nanos - lastNanos < SPAN_NANOS && !firstPriceDue(samples, nanos)) {
+        if (lastSamples >= 0 && samples >= lastSamples && nanos - lastNanos < SPAN_NANOS) {
             return;
         }
         long callbackNanos = sampleNanos.getAsLong();
@@ -97,8 +91,18 @@ final class SampleCostBudget {
         lastNanos = nanos;
     }
 
-    private boolean firstPriceDue(long samples, long nanos) {
-        return Double.isNaN(nanosPerSample) && nanos - lastNanos >= FIRST_PRICE_NANOS && samples - lastSamples >= FIRST_PRICE_SAMPLES;
+    /**
+     * A reading at which the rate jumped (the sample-rate target moves the interval at once): the span
+     * begins again here, unpriced. The samples before it came in a burst (a storm met at the old interval,
+     * thousands in 100 ms, or a capture's start at 512 KiB), and a burst's samples cost more than steady
+     * ones (new stacks resolved, tables grown, the two threads' store contended): priced from one, a
+     * storm on a shallow stack was held to the minimum rate, its interval 4x what its cost called for.
+     */
+    void restart(long samples, long nanos) {
+        lastSamples = samples;
+        lastSampleNanos = sampleNanos.getAsLong();
+        lastCpuNanos = processCpuNanos.getAsLong();
+        lastNanos = nanos;
     }
 
     /** Samples a second the budget allows, at least {@link #MIN_RATE}; {@link #UNBOUNDED} until measured. */

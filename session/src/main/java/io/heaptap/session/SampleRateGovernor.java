@@ -93,9 +93,6 @@ final class SampleRateGovernor {
         if (!due(nanos)) {
             return interval;
         }
-        if (costBudget != null) {
-            costBudget.read(samples, nanos);
-        }
         long taken = Math.max(0, samples - lastSamples);
         long elapsed = nanos - lastNanos;
         lastSamples = samples;
@@ -104,7 +101,16 @@ final class SampleRateGovernor {
         spanNanos += elapsed;
         double rate = taken * 1e9 / elapsed;
         int target = target();
-        if (rate > JUMP_FACTOR * target || rate < target / JUMP_FACTOR) {
+        boolean jump = rate > JUMP_FACTOR * target || rate < target / JUMP_FACTOR;
+        if (costBudget != null) {
+            if (jump) {
+                costBudget.restart(samples, nanos);  // a burst is no price
+            } else {
+                costBudget.read(samples, nanos);
+                target = target();
+            }
+        }
+        if (jump) {
             moveFor(rate, target);
         } else if (spanNanos >= TRIM_SPAN_NANOS) {
             double spanRate = spanSamples * 1e9 / spanNanos;

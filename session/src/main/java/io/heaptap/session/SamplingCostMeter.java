@@ -37,15 +37,15 @@ final class SamplingCostMeter {
 
     /** The capture ended with {@code samples} kept: its cost no longer grows. */
     void stop(long samples) {
-        atEnd = null;
-        atEnd = cost(samples);
+        atEnd = measure(samples);
     }
 
     /** The cost so far (or at the end), given the capture's kept samples. */
     SamplingCost cost(long samples) {
-        if (atEnd != null) {
-            return atEnd;
-        }
+        return atEnd != null ? atEnd : measure(samples);
+    }
+
+    private SamplingCost measure(long samples) {
         long cpu = processCpuNanos.getAsLong();
         return new SamplingCost(samples, Math.max(0, callbackNanos.getAsLong() - callbackAtStart),
                 cpu < 0 || cpuAtStart < 0 ? -1 : Math.max(0, cpu - cpuAtStart), budgetShare);

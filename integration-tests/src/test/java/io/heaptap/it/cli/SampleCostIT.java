@@ -61,9 +61,9 @@ class SampleCostIT {
         assertTrue(share(defaultCost) < share(askedCost), "the bound costs less: " + share(defaultCost) + " vs " + share(askedCost));
     }
 
-    /** A 6 s capture at these settings, as JSON. */
+    /** A 10 s capture at these settings, as JSON: the bound prices samples after a second at a steady rate. */
     private static JsonNode capture(String pid, String... settings) throws Exception {
-        String[] args = Stream.concat(Stream.of("capture", pid, "--duration", "6s", "--format", "json"), Stream.of(settings))
+        String[] args = Stream.concat(Stream.of("capture", pid, "--duration", "10s", "--format", "json"), Stream.of(settings))
                 .toArray(String[]::new);
         Result r = HeaptapCli.run(args);
         assertEquals(0, r.exitCode(), r::toString);
