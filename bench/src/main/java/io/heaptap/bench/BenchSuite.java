@@ -26,9 +26,9 @@ import java.util.zip.ZipFile;
  * heaptap's benchmark suite: overhead next to JFR and async-profiler, capture speed, and memory,
  * written as a Markdown table. Run it with {@code bench/run}; {@code --quick} is the smoke run.
  *
- * <p>Overhead is measured inside one target JVM per repetition: warm-up, a baseline window, a
- * window with the tool on, and a window after it is stopped; ratios are to that JVM's own
- * baseline, so JIT and machine noise largely cancel. Tools are run in a shuffled order per
+ * <p>Overhead is measured inside one target JVM per tool and repetition: warm-up, then windows off and
+ * on alternating ({@link #OVERHEAD_CYCLES} on-windows); each on-window is compared with its two
+ * off-neighbours, so JIT and machine drift largely cancel. Tools are run in a shuffled order per
  * repetition.
  */
 public final class BenchSuite {
@@ -137,7 +137,8 @@ public final class BenchSuite {
         report.add("- machine: " + machine());
         report.add("- JDKs: " + String.join(", ", jdks.stream().map(BenchTarget.Jdk::name).toList()));
         report.add("- command: `bench/run " + commandLine.replaceAll("--(jar|classes|async-profiler|out) \\S+ ?", "").trim() + "`");
-        report.add("- repetitions: " + reps + "; ratios are median (min–max) over repetitions, to the same JVM's off-windows");
+        report.add("- repetitions: " + reps + "; ratios are median (min–max) over repetitions (the overhead section: over every on-window),"
+                + " to the same JVM's off-windows");
         report.add("");
         BenchTarget.Jdk newest = jdks.get(jdks.size() - 1);
         if (sections.contains("overhead")) {
@@ -346,6 +347,13 @@ public final class BenchSuite {
         return chosen;
     }
 
+    /**
+     * On-windows per target JVM in the overhead section (each between two off-windows). Three give a
+     * tool nine ratios over three repetitions: enough for a mean's 95% interval of about 1-2% where one
+     * ratio moves 3-7%. A tool whose off does not end it (continuous mode) gets one.
+     */
+    static final int OVERHEAD_CYCLES = 3;
+
     /** Frames below Thread.run in the deep-stack overhead target: a service's hot paths, compiled. */
     static final int DEEP_STACK = 60;
 
@@ -365,23 +373,28 @@ public final class BenchSuite {
             Collections.shuffle(order, shuffle);
             for (Tool tool : order) {
                 try (BenchTarget t = new BenchTarget(jdk, classes, target, jvmArgs)) {
-                    // Off, on, off in one JVM: the on-window is judged against the mean of its two
-                    // neighbours, so a drift of the machine or of the JIT during the run cancels.
+                    // Off, on, off, on, ... in one JVM: each on-window is judged against the mean of its two
+                    // neighbours, so a drift of the machine or of the JIT during the run cancels, and a JVM
+                    // gives several ratios: one window pair moves 3-7% on this machine with nothing changed.
                     t.measure(warm);
                     BenchTarget.Window before = t.window(window);
-                    tool.on().run(t, commands);
-                    // Steady state: the attach's one-time work in the target (heaptap's MBean registration,
-                    // class loading and JIT of its code: about 0.5 s of CPU) is the attach section's cost.
-                    t.measure(settle);
-                    BenchTarget.Window on = t.window(window);
-                    tool.off().run(t, commands);
-                    t.measure(settle);
-                    BenchTarget.Window off = t.window(window);
-                    double offOps = tool.offEndsIt() ? (before.opsPerSecond() + off.opsPerSecond()) / 2 : before.opsPerSecond();
-                    double offCpu = tool.offEndsIt() ? (before.cpuNanosPerOp() + off.cpuNanosPerOp()) / 2 : before.cpuNanosPerOp();
-                    during.computeIfAbsent(tool.name(), k -> new ArrayList<>()).add(on.opsPerSecond() / offOps);
-                    after.computeIfAbsent(tool.name(), k -> new ArrayList<>()).add(off.opsPerSecond() / before.opsPerSecond());
-                    cpuDuring.computeIfAbsent(tool.name(), k -> new ArrayList<>()).add(offCpu / on.cpuNanosPerOp());
+                    int cycles = quick || !tool.offEndsIt() ? 1 : OVERHEAD_CYCLES;
+                    for (int cycle = 0; cycle < cycles; cycle++) {
+                        tool.on().run(t, commands);
+                        // Steady state: the attach's one-time work in the target (heaptap's MBean registration,
+                        // class loading and JIT of its code: about 0.5 s of CPU) is the attach section's cost.
+                        t.measure(settle);
+                        BenchTarget.Window on = t.window(window);
+                        tool.off().run(t, commands);
+                        t.measure(settle);
+                        BenchTarget.Window off = t.window(window);
+                        double offOps = tool.offEndsIt() ? (before.opsPerSecond() + off.opsPerSecond()) / 2 : before.opsPerSecond();
+                        double offCpu = tool.offEndsIt() ? (before.cpuNanosPerOp() + off.cpuNanosPerOp()) / 2 : before.cpuNanosPerOp();
+                        during.computeIfAbsent(tool.name(), k -> new ArrayList<>()).add(on.opsPerSecond() / offOps);
+                        after.computeIfAbsent(tool.name(), k -> new ArrayList<>()).add(off.opsPerSecond() / before.opsPerSecond());
+                        cpuDuring.computeIfAbsent(tool.name(), k -> new ArrayList<>()).add(offCpu / on.cpuNanosPerOp());
+                        before = off;
+                    }
                 }
                 double now = MachineLoad.now();
                 load[0] = Math.min(load[0], now);
@@ -389,23 +402,32 @@ public final class BenchSuite {
             }
         }
         if (target == AllocationHeavyTarget.class && jvmArgs.isEmpty()) {
-            during.forEach((tool, ratios) -> measured.put(Goals.overhead(jdk, tool), new Stats(ratios).median()));
+            during.forEach((tool, ratios) -> {
+                Stats stats = new Stats(ratios);
+                measured.put(Goals.overhead(jdk, tool), stats.median());
+                measured.put(Goals.overheadMean(jdk, tool), stats.mean());
+                measured.put(Goals.overheadHalfWidth(jdk, tool), stats.halfWidth95());
+            });
         }
         report.add("## Overhead: " + title + ", " + jdk.name());
         report.add("");
-        report.add("Windows off, on, off alternate in one JVM per tool and round: throughput while on is relative to the mean"
-                + " of the two neighbouring off-windows (for continuous mode, whose stop leaves sampling running, to the window"
-                + " before). 1.000 = no cost. After stop: the second off-window over the first."
-                + " The on-window and the second off-window start 2 s after the tool's start or stop returned (steady state;"
+        report.add("Windows off, on, off, ... alternate in one JVM per tool and round (" + (quick ? 1 : OVERHEAD_CYCLES) + " on-window(s) of"
+                + " " + window / 1000.0 + " s each; continuous mode, whose stop leaves sampling running, one, judged against the"
+                + " window before): throughput while on is relative to the mean of the two neighbouring off-windows."
+                + " 1.000 = no cost. Median (min–max) over every on-window, then the mean with its 95% interval (Student's t),"
+                + " which says whether a goal such as 0.99 is within what this run can tell apart."
+                + " After stop: each off-window over the one before it."
+                + " Each window but the first starts 2 s after the tool's start or stop returned (steady state;"
                 + " the attach's one-time cost is separate)."
                 + " CPU-derived: the process's CPU time per operation off over that on, the same JVM's windows;"
                 + " it judges the tool's cost on a shared machine, where throughput moves with everything else."
                 + String.format(Locale.ROOT, " Load average during the section: %.1f–%.1f.", load[0], load[1]));
         report.add("");
-        report.add("| tool | throughput while on | after stop | CPU-derived throughput while on |");
-        report.add("|---|---|---|---|");
+        report.add("| tool | throughput while on | mean (95% interval) | after stop | CPU-derived throughput while on |");
+        report.add("|---|---|---|---|---|");
         for (String name : during.keySet()) {
-            report.add("| " + name + " | " + new Stats(during.get(name)).ratio() + " | " + new Stats(after.get(name)).ratio()
+            Stats on = new Stats(during.get(name));
+            report.add("| " + name + " | " + on.ratio() + " | " + on.meanInterval() + " | " + new Stats(after.get(name)).ratio()
                     + " | " + new Stats(cpuDuring.get(name)).ratio() + " |");
         }
         report.add("");
