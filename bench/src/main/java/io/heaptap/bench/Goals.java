@@ -112,7 +112,7 @@ final class Goals {
         if (mean - halfWidth >= floor || mean + halfWidth < floor) {
             row(goal, "≥ " + floor, value, mean - halfWidth >= floor);
         } else {
-            rows.add("| " + goal + " | ≥ " + floor + " | " + value + " | not resolved |");
+            addRow(goal, "≥ " + floor, value, "not resolved");
         }
     }
 
@@ -141,7 +141,10 @@ final class Goals {
     }
 
     private void row(String goal, String target, String value, Boolean pass) {
-        rows.add("| " + goal + " | " + target + " | " + (value == null ? "not measured" : value) + " | "
-                + (pass == null ? "—" : pass ? "pass" : "**FAIL**") + " |");
+        addRow(goal, target, value, pass == null ? "—" : pass ? "pass" : "**FAIL**");
+    }
+
+    private void addRow(String goal, String target, String value, String result) {
+        rows.add("| " + goal + " | " + target + " | " + (value == null ? "not measured" : value) + " | " + result + " |");
     }
 }

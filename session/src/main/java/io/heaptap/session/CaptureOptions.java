@@ -123,7 +123,7 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
 
     /**
      * How the sampling reads to a person: {@code interval 512 KiB}, {@code about 2,000 samples/s (adaptive interval)},
-     * or the default's {@code about 5,000 samples/s, fewer if they cost over 0.5% of the CPU (adaptive interval)}.
+     * or the default's {@code about 5,000 samples/s, fewer if they cost over 2.0% of the CPU (adaptive interval)}.
      */
     public String describeSampling() {
         if (!adaptive()) {

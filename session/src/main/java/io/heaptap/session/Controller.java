@@ -74,6 +74,8 @@ public final class Controller {
     private final GcMonitor gcMonitor;
     /** The process's CPU time so far in nanoseconds, negative when unknown: what a sample cost budget is a share of. */
     private final LongSupplier processCpuNanos;
+    /** The sample callback's time so far in nanoseconds (0 without the native agent): what the samples cost. */
+    private final LongSupplier callbackNanos;
     /** What the current or last capture's sampling cost, and continuous sampling's since it began. */
     private final SamplingCostMeter captureCost;
     private final SamplingCostMeter continuousCost;
@@ -139,7 +141,7 @@ public final class Controller {
         this.liveTracker = sampler == null ? null : new LiveTracker(sampler, gcBeans);
         this.gcMonitor = new GcMonitor(gcBeans);
         this.processCpuNanos = gcBeans::processCpuNanos;
-        LongSupplier callbackNanos = () -> agent == null ? 0 : agent.sampleNanos();
+        this.callbackNanos = () -> agent == null ? 0 : agent.sampleNanos();
         this.captureCost = new SamplingCostMeter(callbackNanos, processCpuNanos);
         this.continuousCost = new SamplingCostMeter(callbackNanos, processCpuNanos);
         this.nativeError = nativeError;
@@ -351,7 +353,7 @@ public final class Controller {
 
     /** The sample-rate target of an adaptive capture or of continuous sampling, cost-bounded when the options say so. */
     private SampleRateGovernor newGovernor(CaptureOptions o, long samples, long nanos) {
-        SampleCostBudget cost = o.costBounded() ? new SampleCostBudget(agent::sampleNanos, processCpuNanos) : null;
+        SampleCostBudget cost = o.costBounded() ? new SampleCostBudget(callbackNanos, processCpuNanos) : null;
         return new SampleRateGovernor(o.sampleRate(), cost, o.intervalBytes(), samples, nanos);
     }
 

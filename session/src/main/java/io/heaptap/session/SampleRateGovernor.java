@@ -100,22 +100,22 @@ final class SampleRateGovernor {
         spanSamples += taken;
         spanNanos += elapsed;
         double rate = taken * 1e9 / elapsed;
-        int target = target();
-        boolean jump = rate > JUMP_FACTOR * target || rate < target / JUMP_FACTOR;
+        int aim = target();
+        boolean jump = rate > JUMP_FACTOR * aim || rate < aim / JUMP_FACTOR;
         if (costBudget != null) {
             if (jump) {
                 costBudget.restart(samples, nanos);  // a burst is no price
             } else {
                 costBudget.read(samples, nanos);
-                target = target();
+                aim = target();
             }
         }
         if (jump) {
-            moveFor(rate, target);
+            moveFor(rate, aim);
         } else if (spanNanos >= TRIM_SPAN_NANOS) {
             double spanRate = spanSamples * 1e9 / spanNanos;
-            if (spanRate > TRIM_FACTOR * target || spanRate < target / TRIM_FACTOR) {
-                moveFor(spanRate, target);
+            if (spanRate > TRIM_FACTOR * aim || spanRate < aim / TRIM_FACTOR) {
+                moveFor(spanRate, aim);
             } else {
                 startSpan();
             }
@@ -128,9 +128,9 @@ final class SampleRateGovernor {
         return costBudget == null ? target : Math.min(target, costBudget.allowedRate());
     }
 
-    /** Moves the interval so that {@code rate}, measured at the current one, would have been the target. */
-    private void moveFor(double rate, int target) {
-        double wanted = interval * (rate / target);
+    /** Moves the interval so that {@code rate}, measured at the current one, would have been {@code aim}. */
+    private void moveFor(double rate, int aim) {
+        double wanted = interval * (rate / aim);
         interval = wanted >= CEILING ? CEILING : Math.max(FLOOR, Math.round(wanted));
         minInterval = Math.min(minInterval, interval);
         maxInterval = Math.max(maxInterval, interval);
