@@ -32,14 +32,17 @@ public record AllocationSite(List<Frame> stack, boolean truncated, String type, 
         return new Estimate(estimatedObjects, objectsVariance);
     }
 
-    /** {@code com.example.Cache.put(Cache.java:42)}: the allocating frame, or {@code [no-stack]}. */
+    /**
+     * {@code com.example.Cache.put(Cache.java:42)}: the innermost frame outside the JDK and heaptap
+     * ({@link ApplicationFrame}), or {@code [no-stack]}.
+     */
     public String allocatedAt() {
         return allocatedAt(stack);
     }
 
-    /** The allocating frame of a stack (innermost first), as {@link #allocatedAt()} shows it. */
+    /** Where a stack (innermost first) allocated, as {@link #allocatedAt()} shows it. */
     public static String allocatedAt(List<Frame> stack) {
-        return stack.isEmpty() ? "[no-stack]" : stack.get(0).displayName();
+        return stack.isEmpty() ? "[no-stack]" : ApplicationFrame.of(stack).displayName();
     }
 
     /** Whether the site has anything to show: allocations in this capture or live objects. */

@@ -21,7 +21,7 @@ import java.util.TreeSet;
  * field the writer emits is in the schema with the stated type, and every field the schema lists
  * was emitted (with a non-null value at least once, so nested objects are checked too). The schema
  * files use a small subset of JSON Schema: type (one or a list), properties with
- * additionalProperties false, items, enum, description.
+ * additionalProperties false, items, enum, minimum and maximum, description.
  */
 public final class JsonSchemaCheck {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -86,6 +86,12 @@ public final class JsonSchemaCheck {
             if (!found) {
                 errors.add(path + ": " + v + " is not one of " + s.get("enum"));
             }
+        }
+        if (v.isNumber() && s.has("minimum") && v.asDouble() < s.get("minimum").asDouble()) {
+            errors.add(path + ": " + v + " is below the minimum " + s.get("minimum"));
+        }
+        if (v.isNumber() && s.has("maximum") && v.asDouble() > s.get("maximum").asDouble()) {
+            errors.add(path + ": " + v + " is above the maximum " + s.get("maximum"));
         }
         if (v.isObject()) {
             JsonNode props = s.get("properties");

@@ -6,8 +6,18 @@
   const allocGraph = heaptapFlameGraph($('alloc-graph'), $('alloc-details'));
   const liveGraph = heaptapFlameGraph($('live-graph'), $('live-details'));
   const fmtBytes = allocGraph.formatBytes;
-  // An estimate with its 95% interval, as the text report writes it.
-  const fmtRange = (v, lo, hi) => hi > lo ? fmtBytes(v) + ' [' + fmtBytes(lo) + ', ' + fmtBytes(hi) + ']' : fmtBytes(v);
+  // An estimate with its 95% interval: "1.2 GiB ±3%" in the cell (compact enough for a column), the
+  // interval itself in the tooltip.
+  const range = (v, lo, hi) => hi > lo && v > 0
+    ? [fmtBytes(v) + ' ±' + Math.round(50 * (hi - lo) / v) + '%', true, '95% interval: ' + fmtBytes(lo) + ' – ' + fmtBytes(hi)]
+    : [fmtBytes(v), true];
+  // com.example.Cache.put(Cache.java:42) -> Cache.put(Cache.java:42), the whole frame in the tooltip.
+  const frame = at => {
+    const paren = at.indexOf('(');
+    const parts = (paren < 0 ? at : at.slice(0, paren)).split('.');
+    return [(parts.length > 2 ? parts.slice(-2).join('.') : parts.join('.')) + (paren < 0 ? '' : at.slice(paren)), false, at];
+  };
+  const named = text => [text, false, text];
   const fmtMillis = ms => ms < 1000 ? ms + ' ms' : ms < 60000 ? (ms / 1000).toFixed(1) + ' s' : (ms / 60000).toFixed(1) + ' min';
   let lastState = null;
   let lastDraw = 0;
@@ -61,10 +71,12 @@
     const body = document.querySelector('#' + id + ' tbody');
     body.replaceChildren(...rows.map(r => {
       const tr = document.createElement('tr');
-      cells(r).forEach(([text, numeric]) => {
+      cells(r).forEach(([text, numeric, title, cls]) => {
         const td = document.createElement('td');
         td.textContent = text;
         if (numeric) td.className = 'num';
+        if (cls) td.classList.add(cls);
+        if (title) td.title = title;
         tr.appendChild(td);
       });
       return tr;
@@ -76,14 +88,15 @@
     allocGraph.show(data.alloc);
     liveGraph.show(data.live);
     const alloc = await call('GET', '/api/top?kind=alloc&n=15');
-    fillTable('top-alloc', alloc.rows, r => [[r.rank, true], [fmtRange(r.estimatedBytes, r.estimatedBytesLow, r.estimatedBytesHigh), true],
+    fillTable('top-alloc', alloc.rows, r => [[r.rank, true], range(r.estimatedBytes, r.estimatedBytesLow, r.estimatedBytesHigh),
       [r.percent.toFixed(1), true],
-      [r.samples, true], [r.type], [r.frame]]);
+      [r.samples.toLocaleString('en'), true], named(r.type), frame(r.frame)]);
     const live = await call('GET', '/api/top?kind=live&n=15');
     fillTable('top-live', live.rows, r => [[r.rank, true],
-      [fmtRange(r.estimatedBytes, r.estimatedBytesLow, r.estimatedBytesHigh) + (r.impossible ? ' (impossible)' : ''), true],
-      [fmtBytes(r.unexaminedBytes), true], [r.trackedObjects, true],
-      [fmtMillis(r.medianAgeMillis), true], [fmtMillis(r.maxAgeMillis), true], [r.type], [r.frame]]);
+      r.impossible ? [range(r.estimatedBytes, r.estimatedBytesLow, r.estimatedBytesHigh)[0] + ' (impossible)', true, 'an estimate the heap cannot hold', 'warn']
+        : range(r.estimatedBytes, r.estimatedBytesLow, r.estimatedBytesHigh),
+      [fmtBytes(r.unexaminedBytes), true], [r.trackedObjects.toLocaleString('en'), true],
+      [fmtMillis(r.medianAgeMillis), true], [fmtMillis(r.maxAgeMillis), true], named(r.type), frame(r.frame)]);
     document.body.dataset.drawn = String(Date.now());
   }
 
@@ -105,9 +118,10 @@
       + w.markings + ' whole-heap markings' + (w.gcForced ? ' (forced, longest pause ' + fmtMillis(w.maxPauseMillis) + ')' : '') + '; '
       + w.leakSuspects + ' leak suspect(s) among ' + w.sitesFollowed + ' sites';
     fillTable('leak-table', r.sites, s => [[s.rank, true], [s.verdict], [Math.round(100 * s.confidence) + '%', true],
-      [fmtRange(s.estimatedLiveBytes, s.estimatedLiveBytesLow, s.estimatedLiveBytesHigh), true],
+      range(s.estimatedLiveBytes, s.estimatedLiveBytesLow, s.estimatedLiveBytesHigh),
       [fmtBytes(s.estimatedUnexaminedBytes), true], [(s.liveBytesPerMinute < 0 ? '-' : '+') + fmtBytes(Math.abs(s.liveBytesPerMinute)), true],
-      [fmtMillis(s.maxAgeMillis), true], [fmtMillis(s.medianAgeMillis), true], [s.type], [s.allocatedAt], [s.reason]]);
+      [fmtMillis(s.maxAgeMillis), true], [fmtMillis(s.medianAgeMillis), true, null, 'wide-only'], named(s.type), frame(s.allocatedAt),
+      [s.reason, false, s.reason, 'prose']]);
     document.body.dataset.leaksDrawn = String(w.snapshots);
   }
 

@@ -21,7 +21,10 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -30,7 +33,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The web page in a real headless Chromium (Debian's chromium and chromium-driver): start a capture
  * with the button, watch the flame graph render with the workload's hot frame, stop it. The
- * screenshot is kept as integration-tests/target/it-work/web-page.png, a build artifact.
+ * screenshots, at 1,400 and 1,000 px, are kept as integration-tests/target/it-work/web-page-WIDTH.png,
+ * build artifacts; at both widths nothing is wider than the window and no figure is cut.
  */
 class WebPageIT {
     @Test
@@ -44,7 +48,9 @@ class WebPageIT {
             WebDriver browser = chromium(work);
             try {
                 browser.get(url);
+                // The page redraws the flame graph every 2 s while recording: an element found may be gone when read.
                 WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
+                wait.ignoring(StaleElementReferenceException.class);
                 WebElement status = browser.findElement(By.id("status"));
                 wait.until(b -> "idle".equals(status.getAttribute("data-state")));
 
@@ -62,10 +68,26 @@ class WebPageIT {
                 assertTrue(rects.size() > 3, "frames drawn: " + rects.size());
                 assertTrue(status.getText().contains("left"), status.getText());
 
-                File shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE);
-                Path kept = work.getParent().resolve("web-page.png");
-                Files.copy(shot.toPath(), kept, StandardCopyOption.REPLACE_EXISTING);
-                assertTrue(Files.size(kept) > 10_000, "a real screenshot");
+                for (int width : List.of(1400, 1000)) {
+                    browser.manage().window().setSize(new Dimension(width, 1000));
+                    JavascriptExecutor js = (JavascriptExecutor) browser;
+                    Object overflow = js.executeScript("return document.documentElement.scrollWidth - window.innerWidth;");
+                    assertTrue(((Number) overflow).longValue() <= 0, width + " px: the page is wider than the window by " + overflow);
+                    // Figures and headings are never cut or wrapped: one line a row (names may end in an ellipsis,
+                    // whole in the tooltip).
+                    Object cut = js.executeScript("return Array.from(document.querySelectorAll('table td.num, table th'))"
+                            + ".filter(c => c.scrollWidth > c.clientWidth + 1 || c.getClientRects().length > 1"
+                            + " || c.offsetHeight > 2.2 * parseFloat(getComputedStyle(c).lineHeight || 16))"
+                            + ".map(c => c.textContent).join(' | ');");
+                    assertEquals("", cut, width + " px: cut or wrapped cells");
+                    String firstRow = browser.findElement(By.cssSelector("#top-alloc tbody tr")).getText();
+                    assertTrue(firstRow.matches("(?s).*±[0-9]+%.*"), "an estimate with its interval: " + firstRow);
+
+                    File shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE);
+                    Path kept = work.getParent().resolve("web-page-" + width + ".png");
+                    Files.copy(shot.toPath(), kept, StandardCopyOption.REPLACE_EXISTING);
+                    assertTrue(Files.size(kept) > 10_000, "a real screenshot");
+                }
 
                 browser.findElement(By.id("stop")).click();
                 wait.until(b -> "stopped".equals(status.getAttribute("data-state")));

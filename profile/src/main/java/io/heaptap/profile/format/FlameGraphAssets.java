@@ -2,8 +2,12 @@ package io.heaptap.profile.format;
 
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
+import io.heaptap.profile.ApplicationFrame;
+import io.heaptap.profile.Estimate;
 import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.HumanUnits;
+import io.heaptap.profile.SamplingCost;
+import io.heaptap.profile.TopSites;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,6 +23,9 @@ import java.util.Properties;
  * as separate resources. One renderer, one data shape, for both.
  */
 public final class FlameGraphAssets {
+    /** Rows of the page's tables: what a person reads beside the flame graph. */
+    static final int TOP_SITES = 30;
+
     private FlameGraphAssets() {
     }
 
@@ -43,8 +50,9 @@ public final class FlameGraphAssets {
     }
 
     /**
-     * The page data as JSON: title, subtitles, warnings, and the two trees ({@code alloc}: estimated
-     * bytes allocated, {@code live}: estimated bytes alive now).
+     * The page data as JSON: title, subtitles, warnings, GC and sampling cost, the top sites by
+     * allocated and by proven live bytes ({@code top}, {@code liveTop}), and the two trees
+     * ({@code alloc}: estimated bytes allocated, {@code live}: estimated bytes proven alive now).
      */
     public static String data(AllocationProfile profile) {
         CaptureInfo info = profile.info();
@@ -69,12 +77,56 @@ public final class FlameGraphAssets {
                 HumanUnits.formatBytes(profile.liveTotals().proven().bytes()),
                 HumanUnits.formatBytes(profile.liveTotals().unexamined().bytes()), profile.liveInfo().tracked(),
                 profile.liveInfo().filter().isNone() ? "" : " (only objects " + TextReport.describe(profile.liveInfo().filter()) + ")"));
+        data.field("samplingCost", info.samplingCost() == SamplingCost.UNKNOWN ? null : info.samplingCost().describe());
+        data.field("samplesLine", String.format(Locale.ROOT, "from %,d samples over %s at interval %s",
+                info.samples(), HumanUnits.formatDuration(Duration.ofNanos(info.durationNanos())), info.intervals().describe()));
+        data.field("allocatedTotal", HumanUnits.formatBytes(profile.totals().bytes()));
+        data.field("liveTotal", HumanUnits.formatBytes(profile.liveTotals().proven().bytes()));
+        data.field("unexaminedTotal", HumanUnits.formatBytes(profile.liveTotals().unexamined().bytes().value()));
+        data.name("top").beginArray();
+        for (TopSites.Row row : TopSites.byAllocatedBytes(profile, TOP_SITES)) {
+            writeSite(data, row);
+        }
+        data.endArray();
+        data.name("liveTop").beginArray();
+        for (TopSites.Row row : TopSites.byLiveBytes(profile, TOP_SITES)) {
+            if (row.site().live().proven().bytes().value() > 0) {
+                writeSite(data, row);
+            }
+        }
+        data.endArray();
         data.name("alloc");
         FlameTree.of("all allocations", profile.sites(), AllocationSite::estimatedBytes).writeJson(data);
         data.name("live");
         FlameTree.of("proven live objects", profile.sites(), s -> s.live().proven().bytes().value()).writeJson(data);
         data.endObject();
         return data.toString();
+    }
+
+    /**
+     * One row of the page's table: the figures a person compares (estimates with their 95% intervals,
+     * the samples behind them), and the frame to highlight in the flame graph.
+     */
+    private static void writeSite(JsonOutput data, TopSites.Row row) {
+        AllocationSite s = row.site();
+        Estimate bytes = s.allocatedBytes();
+        Estimate live = s.live().proven().bytes();
+        data.beginObject()
+                .field("rank", row.rank())
+                .field("type", s.type())
+                .field("at", s.allocatedAt())
+                .field("frame", s.stack().isEmpty() ? s.type() : ApplicationFrame.of(s.stack()).functionName())
+                .field("bytes", bytes.value())
+                .field("bytesLow", bytes.lower())
+                .field("bytesHigh", bytes.upper())
+                .field("percent", row.percent())
+                .field("objects", s.estimatedObjects())
+                .field("samples", s.samples())
+                .field("live", live.value())
+                .field("liveLow", live.lower())
+                .field("liveHigh", live.upper())
+                .field("unexamined", row.unexaminedBytes())
+                .endObject();
     }
 
     private static String classpathResource(String path) {

@@ -38,11 +38,22 @@ function heaptapFlameGraph(svgElement, detailsElement) {
     zoom(root);
   }
 
+  // Marks the frames whose name contains q; returns the share of all bytes under them (each byte
+  // counted once, however many matching frames sit above it), as async-profiler's "Matched".
+  function highlight(q) {
+    if (!cells) return undefined;
+    const match = d => q.length > 0 && d.data.n.toLowerCase().includes(q.toLowerCase());
+    cells.select('rect').classed('match', match);
+    let matched = 0;
+    root.each(d => { if (match(d) && !d.ancestors().slice(1).some(match)) matched += d.value; });
+    return matched / total;
+  }
+
   window.addEventListener('resize', () => root && zoom(root));
   return {
     show,
     resetZoom: () => root && zoom(root),
-    highlight: q => cells && cells.select('rect').classed('match', d => q.length > 0 && d.data.n.toLowerCase().includes(q.toLowerCase())),
+    highlight,
     formatBytes: fmt
   };
 }
