@@ -61,13 +61,13 @@ public record Output(ProfileFormat format, Path file) {
         } else if (!stdout && !isDescriptor(out)) {
             f = ProfileFormat.fromFileName(out.getFileName().toString()).orElseThrow(() -> new IllegalArgumentException(
                     "cannot tell the format from '" + out.getFileName() + "': use an extension (.txt, .pb.gz, .collapsed, "
-                            + ".json, .html) or --format"));
+                            + ".json, .html, .otlp.pb) or --format"));
         } else {
             f = ProfileFormat.TEXT;
         }
         if (stdout) {
-            if (f == ProfileFormat.PPROF && System.console() != null) {
-                throw new IllegalArgumentException("pprof is binary: write it to a file with --out FILE.pb.gz");
+            if ((f == ProfileFormat.PPROF || f == ProfileFormat.OTLP) && System.console() != null) {
+                throw new IllegalArgumentException(f.id() + " is binary: write it to a file with --out FILE" + f.extension());
             }
             return new Output(f, null);
         }

@@ -10,8 +10,8 @@ import java.util.List;
 /** Where and how a profile is written, shared by {@code capture} and {@code dump}. */
 record OutputFlags(String format, Path out) {
     static final List<Flag> FLAGS = List.of(
-            Flag.value("--format", "<format>", "text, pprof, collapsed, json or html. Default: from the --out extension, else text."),
-            Flag.value("--out", "<file>", "Write to this file (.txt, .pb.gz, .collapsed, .json, .html) instead of stdout."));
+            Flag.value("--format", "<format>", "text, pprof, collapsed, json, html or otlp (alpha). Default: from the --out extension, else text."),
+            Flag.value("--out", "<file>", "Write to this file (.txt, .pb.gz, .collapsed, .json, .html, .otlp.pb) instead of stdout."));
 
     static OutputFlags from(Arguments args) {
         return new OutputFlags(args.value("--format"), args.path("--out"));

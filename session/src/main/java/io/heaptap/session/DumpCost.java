@@ -37,7 +37,8 @@ final class DumpCost {
         Shape s = Shape.of(t);
         long encode = switch (format) {
             case TEXT -> 64 * 1024 + 48 * t.sites();
-            case PPROF -> 180 * t.sites() + 6 * s.siteFrames + 400 * t.frames()
+            // OTLP holds pprof's tables plus a stack table, with one value per sample instead of four
+            case PPROF, OTLP -> 180 * t.sites() + 6 * s.siteFrames + 400 * t.frames()
                     + 3 * (3 * s.siteFrames + 70 * t.sites() + 100 * t.frames() + 2 * t.methodNameBytes());
             case COLLAPSED -> 4 * (s.siteFrames * (s.nameLength + 1) + t.sites() * (s.classNameLength + 24)) + 80 * t.sites();
             case JSON -> 4 * (s.siteFrames * (s.nameLength + 60) + t.sites() * 700);

@@ -11,7 +11,9 @@ public enum ProfileFormat {
     PPROF("application/octet-stream", ".pb.gz"),
     COLLAPSED("text/plain; charset=utf-8", ".collapsed"),
     JSON("application/json", ".json"),
-    HTML("text/html; charset=utf-8", ".html");
+    HTML("text/html; charset=utf-8", ".html"),
+    /** OpenTelemetry profiles (public alpha): the proto may change between releases. */
+    OTLP("application/x-protobuf", ".otlp.pb");
 
     private final String contentType;
     private final String extension;
@@ -48,11 +50,14 @@ public enum ProfileFormat {
         throw new IllegalArgumentException("unknown format '" + name + "' (choose one of " + choices() + ")");
     }
 
-    /** The format a file name implies, if any: .txt, .pb.gz/.pprof, .collapsed/.folded, .json, .html. */
+    /** The format a file name implies, if any: .txt, .otlp.pb/.otlp, .pb.gz/.pprof/.pb, .collapsed/.folded, .json, .html. */
     public static Optional<ProfileFormat> fromFileName(String fileName) {
         String n = fileName.toLowerCase(Locale.ROOT);
         if (n.endsWith(".txt")) {
             return Optional.of(TEXT);
+        }
+        if (n.endsWith(".otlp.pb") || n.endsWith(".otlp")) {  // before pprof's .pb
+            return Optional.of(OTLP);
         }
         if (n.endsWith(".pb.gz") || n.endsWith(".pprof") || n.endsWith(".pb")) {
             return Optional.of(PPROF);

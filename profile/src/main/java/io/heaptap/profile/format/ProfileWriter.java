@@ -19,6 +19,7 @@ public interface ProfileWriter {
             case COLLAPSED -> new CollapsedWriter();
             case JSON -> new JsonWriter();
             case HTML -> new HtmlFlameGraph();
+            case OTLP -> new OtlpWriter();
         };
     }
 

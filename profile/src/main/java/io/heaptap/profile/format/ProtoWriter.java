@@ -3,9 +3,10 @@ package io.heaptap.profile.format;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
-/** The protobuf wire format, just the parts pprof needs: varints, packed varints, bytes, messages. */
+/** The protobuf wire format, just the parts pprof and OTLP need: varints, fixed64, packed varints, bytes, messages. */
 final class ProtoWriter {
     private static final int VARINT = 0;
+    private static final int FIXED64 = 1;
     private static final int LENGTH_DELIMITED = 2;
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -14,6 +15,24 @@ final class ProtoWriter {
         if (value != 0) {  // proto3: zero is the default and is not written
             tag(field, VARINT);
             varint(value);
+        }
+        return this;
+    }
+
+    /** A varint written even when zero: a member of a oneof (OTLP's AnyValue), where zero is a value. */
+    ProtoWriter oneofUint64(int field, long value) {
+        tag(field, VARINT);
+        varint(value);
+        return this;
+    }
+
+    /** A fixed64 field (OTLP's timestamps), little-endian; zero is not written. */
+    ProtoWriter fixed64(int field, long value) {
+        if (value != 0) {
+            tag(field, FIXED64);
+            for (int i = 0; i < 8; i++) {
+                out.write((int) (value >>> (8 * i)) & 0xFF);
+            }
         }
         return this;
     }
@@ -40,6 +59,12 @@ final class ProtoWriter {
 
     ProtoWriter message(int field, ProtoWriter message) {
         return bytes(field, message.toByteArray());
+    }
+
+    /** Another writer's fields, as they are (the fields of one message written in parts). */
+    ProtoWriter append(ProtoWriter fields) {
+        out.writeBytes(fields.toByteArray());
+        return this;
     }
 
     private ProtoWriter bytes(int field, byte[] value) {
