@@ -139,6 +139,9 @@ void LiveTable::thinBytesLocked(Stratum& stratum) {
     }
     double before = stratum.theta;
     stratum.theta = std::max(before / 2, 1.0);
+    // At the floor (a level of one byte) the level no longer moves: every unexamined entry then gets a fair
+    // coin, so each round still halves what is held and the admission loop always ends under the bound.
+    bool floor = stratum.theta == before;
     size_t kept = 0;
     for (size_t i = 0; i < entries.size(); i++) {
         LiveEntry e = entries[i];
@@ -146,7 +149,9 @@ void LiveTable::thinBytesLocked(Stratum& stratum) {
         // Its coin: from the level it was held at (before) to the new one. An entry that came in at a
         // lower level (admitted before a recovery) is thinned more than it needs, never less: still unbiased,
         // since the weight is divided by the coin's own probability.
-        double q = unexaminedLocked(e) ? std::min(1.0, stratum.theta / size) / std::min(1.0, before / size) : 1.0;
+        double q = !unexaminedLocked(e) ? 1.0
+                   : floor          ? 0.5
+                                    : std::min(1.0, stratum.theta / size) / std::min(1.0, before / size);
         if (q >= 1.0) {
             entries[kept++] = e;
         } else if (uniformLocked() < q) {
@@ -192,6 +197,7 @@ uint64_t LiveTable::releaseUnexamined(JNIEnv* jni) {
                 const LiveEntry& e = s->entries[i];
                 if (unexaminedLocked(e)) {
                     toDelete.push_back(e.ref);
+                    s->trackedBytes -= e.size;
                     released++;
                 } else {
                     s->entries[kept++] = e;
@@ -209,10 +215,7 @@ uint64_t LiveTable::releaseUnexamined(JNIEnv* jni) {
 
 LiveHolding LiveTable::holding() {
     std::lock_guard<std::mutex> guard(lock_);
-    int64_t tracked = 0;
-    for (const Stratum* s : {&main_, &large_}) {
-        for (const LiveEntry& e : s->entries) tracked += e.size;
-    }
+    int64_t tracked = main_.trackedBytes + large_.trackedBytes;
     double theta = main_.theta == std::numeric_limits<double>::infinity() ? 0.0 : main_.theta;
     return LiveHolding{main_.byteBudget + large_.byteBudget, main_.unexaminedBytes + large_.unexaminedBytes, tracked,
                        counters_.byteThinnings, counters_.byteThinnedEntries, counters_.oversize, counters_.releases,
@@ -276,6 +279,7 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
     double p = std::min(keep, keepAtDecision);
     stratum->entries.push_back(LiveEntry{ref, site, size, objects / p, bytes / p, nowNanos, gcEpoch()});
     if (nowNanos >= provenBefore_) stratum->unexaminedBytes += size;
+    stratum->trackedBytes += size;
     counters_.admitted++;
 }
 
@@ -431,6 +435,7 @@ void LiveTable::clear(JNIEnv* jni) {
             s->keep = 1.0;
             s->theta = std::numeric_limits<double>::infinity();
             s->unexaminedBytes = 0;
+            s->trackedBytes = 0;
         }
         counters_ = LiveCounters();
     }

@@ -90,6 +90,7 @@ struct Stratum {
     // The byte level: a new sample of size s is admitted with probability min(1, theta / s) (times keep).
     double theta = std::numeric_limits<double>::infinity();
     int64_t unexaminedBytes = 0;  // sizes of the entries allocated at or after the table's provenBefore_
+    int64_t trackedBytes = 0;     // sizes of all its entries (kept as they change: holding() is read after every GC)
     LiveEntries entries;
 
     double byteKeep(int64_t size) const { return size <= theta ? 1.0 : theta / static_cast<double>(size); }
@@ -212,6 +213,7 @@ class LiveTable {
     // An entry leaves its stratum (thinned, dead, released): its bytes leave the unexamined sum.
     void forgetLocked(Stratum& stratum, const LiveEntry& e) {
         if (unexaminedLocked(e)) stratum.unexaminedBytes -= e.size;
+        stratum.trackedBytes -= e.size;
     }
     Stratum& stratumLocked(int64_t size) { return largeThreshold_ > 0 && size >= largeThreshold_ ? large_ : main_; }
     double uniformLocked();

@@ -66,6 +66,7 @@ class LiveByteBoundTest {
         agent.forceGc();
         agent.setProvenBefore(beforeGc);
         assertEquals(0, agent.liveHold().unexaminedBytes(), "everything tracked was allocated before the marking");
+        assertTrue(agent.liveHold().trackedBytes() > 0, "examined, still tracked: " + agent.liveHold());
         NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, new LiveProof(beforeGc, Markings.NONE, true, false));
         assertEquals(hold.byteThinnings(), snapshot.live().hold().byteThinnings(), "the snapshot carries the hold");
         AllocationSite site = snapshot.sites().stream().filter(s -> s.type().equals("byte[]")
@@ -99,6 +100,7 @@ class LiveByteBoundTest {
         LiveHold hold = agent.liveHold();
         assertTrue(released > 0, "released " + released);
         assertEquals(0, hold.unexaminedBytes());
+        assertEquals(0, hold.trackedBytes(), "nothing examined is left");
         assertEquals(1, hold.releases());
         assertEquals(released, hold.releasedEntries());
         assertEquals(0, agent.weakRefs(), "nothing was examined: every weak reference is deleted at once, " + refs + " before");
