@@ -152,7 +152,8 @@ JNIEXPORT jint JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv* en
                                                                     jlong durationNanos, jint depth, jint maxStacks,
                                                                     jint liveBudget, jlong largeThreshold,
                                                                     jint largeBudget, jlong byteBudget,
-                                                                    jlong largeByteBudget, jobjectArray detail) {
+                                                                    jlong largeByteBudget, jboolean youngHeld,
+                                                                    jobjectArray detail) {
     std::string error;
     StartResult result;
     if (sampler == nullptr) {
@@ -165,6 +166,7 @@ JNIEXPORT jint JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv* en
         live.largeBudget = largeBudget > 0 ? static_cast<uint32_t>(largeBudget) : 2;
         live.byteBudget = byteBudget > 0 ? byteBudget : 0;
         live.largeByteBudget = largeByteBudget > 0 ? largeByteBudget : 0;
+        live.youngHeld = youngHeld == JNI_TRUE;
         result = sampler->start(interval, jvmInterval, durationNanos, limitsFrom(depth, maxStacks), live, error);
         if (result == StartResult::kOk) {
             markAttachListener(jvmtiForGc, env);

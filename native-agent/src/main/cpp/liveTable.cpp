@@ -70,11 +70,13 @@ void LiveTable::enable(const LiveSettings& settings) {
     large_.budget = settings.largeBudget < 2 ? 2 : settings.largeBudget;
     main_.byteBudget = settings.byteBudget > 0 ? settings.byteBudget : 0;
     large_.byteBudget = settings.largeByteBudget > 0 ? settings.largeByteBudget : 0;
+    main_.youngHeld = settings.youngHeld;
     main_.entries.reserve(main_.budget);
     for (Stratum* s : {&main_, &large_}) {
         while (s->entries.size() > s->budget) {
             thinLocked(*s);  // a smaller budget than last time: thin down to it
         }
+        recountLocked(*s);
         for (int round = 0; round < 128 && s->byteBudget > 0 && s->unexaminedBytes > s->byteBudget; round++) {
             thinBytesLocked(*s);
         }
@@ -133,7 +135,7 @@ void LiveTable::thinBytesLocked(Stratum& stratum) {
         // The first level: the largest unexamined entry, so the halving below thins the largest first.
         int64_t largest = 1;
         for (const LiveEntry& e : entries) {
-            if (unexaminedLocked(e)) largest = std::max(largest, e.size);
+            if (heldLocked(stratum, e)) largest = std::max(largest, e.size);
         }
         stratum.theta = std::min(static_cast<double>(largest), static_cast<double>(stratum.byteBudget));
     }
@@ -149,7 +151,7 @@ void LiveTable::thinBytesLocked(Stratum& stratum) {
         // Its coin: from the level it was held at (before) to the new one. An entry that came in at a
         // lower level (admitted before a recovery) is thinned more than it needs, never less: still unbiased,
         // since the weight is divided by the coin's own probability.
-        double q = !unexaminedLocked(e) ? 1.0
+        double q = !heldLocked(stratum, e) ? 1.0
                    : floor          ? 0.5
                                     : std::min(1.0, stratum.theta / size) / std::min(1.0, before / size);
         if (q >= 1.0) {
@@ -175,13 +177,17 @@ void LiveTable::setProvenBefore(int64_t nanos) {
     }
     provenBefore_ = nanos;
     for (Stratum* s : {&main_, &large_}) {
-        int64_t unexamined = 0;
-        for (const LiveEntry& e : s->entries) {
-            if (unexaminedLocked(e)) unexamined += e.size;
-        }
-        s->unexaminedBytes = unexamined;
+        recountLocked(*s);
         s->recoverKeep();
     }
+}
+
+void LiveTable::recountLocked(Stratum& stratum) {
+    int64_t held = 0;
+    for (const LiveEntry& e : stratum.entries) {
+        if (heldLocked(stratum, e)) held += e.size;
+    }
+    stratum.unexaminedBytes = held;
 }
 
 uint64_t LiveTable::releaseUnexamined(JNIEnv* jni) {
@@ -263,7 +269,8 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
     }
     // The byte bound: a new sample is not yet examined. Each round halves the level; the loop ends at
     // the latest when no unexamined entry is left (size <= byteBudget was checked above).
-    for (int round = 0; round < 128 && stratum->byteBudget > 0 && stratum->unexaminedBytes + size > stratum->byteBudget;
+    for (int round = 0; round < 128 && stratum->youngHeld && stratum->byteBudget > 0
+                        && stratum->unexaminedBytes + size > stratum->byteBudget;
          round++) {
         thinBytesLocked(*stratum);
     }
@@ -278,7 +285,7 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
     // meanwhile (maintenance raises it); either way the smaller of the two.
     double p = std::min(keep, keepAtDecision);
     stratum->entries.push_back(LiveEntry{ref, site, size, objects / p, bytes / p, nowNanos, gcEpoch()});
-    if (nowNanos >= provenBefore_) stratum->unexaminedBytes += size;
+    if (nowNanos >= provenBefore_ && stratum->youngHeld) stratum->unexaminedBytes += size;  // else counted once it survives a GC
     stratum->trackedBytes += size;
     counters_.admitted++;
 }
@@ -339,6 +346,15 @@ void LiveTable::maintainLocked(JNIEnv* jni) {
         for (Stratum* s : {&main_, &large_}) {
             if (!dead.empty()) {
                 removeDeadLocked(*s, dead, toDelete);
+            }
+            if (!s->youngHeld) {
+                // After a collection its survivors count: the bound holds from here (the young went with the GC).
+                recountLocked(*s);
+                for (int round = 0; round < 128 && s->byteBudget > 0 && s->unexaminedBytes > s->byteBudget; round++) {
+                    thinBytesLocked(*s);
+                }
+                toDelete.insert(toDelete.end(), pendingDelete_.begin(), pendingDelete_.end());
+                pendingDelete_.clear();
             }
             s->recoverKeep();
         }

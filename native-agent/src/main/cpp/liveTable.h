@@ -36,6 +36,11 @@
 //   larger than the whole byte budget is never tracked (counted as oversize, shown by the views: that
 //   part of the estimate is missing, not guessed). theta doubles again when the unexamined bytes fall
 //   to a quarter of the budget (a marking has examined them, or they died).
+//   Where young collections clear weak references to dead young objects (G1, Parallel, Serial: the
+//   stratum's youngHeld false), an entry younger than the last collection holds nothing back: it
+//   counts once it has survived one, so the main stratum is bounded after each collection
+//   (maintain()), not at admission. Large objects, and every object on generational ZGC and
+//   Shenandoah (youngHeld true), count from their admission.
 // - Heap critical: the Java side asks to let go of every unexamined entry at once (releaseUnexamined):
 //   counted, and said in the views; the estimate of those objects is lost, not biased silently.
 //
@@ -87,9 +92,10 @@ struct Stratum {
     uint32_t budget = 2;
     double keep = 1.0;      // probability of admitting a new sample
     int64_t byteBudget = 0;  // bytes of unexamined entries at most; 0: no byte bound
+    bool youngHeld = true;   // entries younger than the last collection count too (their weak reference may hold them)
     // The byte level: a new sample of size s is admitted with probability min(1, theta / s) (times keep).
     double theta = std::numeric_limits<double>::infinity();
-    int64_t unexaminedBytes = 0;  // sizes of the entries allocated at or after the table's provenBefore_
+    int64_t unexaminedBytes = 0;  // sizes of the entries held back: unexamined (and, unless youngHeld, older than the last GC)
     int64_t trackedBytes = 0;     // sizes of all its entries (kept as they change: holding() is read after every GC)
     LiveEntries entries;
 
@@ -114,6 +120,7 @@ struct LiveSettings {
     uint32_t largeBudget = 2;
     int64_t byteBudget = 0;       // bytes of not yet examined entries in the main stratum at most; 0: no bound
     int64_t largeByteBudget = 0;  // the same for the large stratum
+    bool youngHeld = true;        // main stratum: young collections leave weak references to dead young objects set
 };
 
 // What the table holds back now (liveHolding0, the snapshot's live header): both strata summed.
@@ -210,9 +217,15 @@ class LiveTable {
     // Halves the stratum's byte level and thins its unexamined entries to it (see the header comment).
     void thinBytesLocked(Stratum& stratum);
     bool unexaminedLocked(const LiveEntry& e) const { return e.allocNanos >= provenBefore_; }
-    // An entry leaves its stratum (thinned, dead, released): its bytes leave the unexamined sum.
+    // Whether the entry counts against the stratum's byte bound now.
+    bool heldLocked(const Stratum& stratum, const LiveEntry& e) const {
+        return unexaminedLocked(e) && (stratum.youngHeld || e.gcEpoch < gcEpoch());
+    }
+    // The stratum's held bytes counted again (the clock moved: a marking, a collection).
+    void recountLocked(Stratum& stratum);
+    // An entry leaves its stratum (thinned, dead, released): its bytes leave the sums.
     void forgetLocked(Stratum& stratum, const LiveEntry& e) {
-        if (unexaminedLocked(e)) stratum.unexaminedBytes -= e.size;
+        if (heldLocked(stratum, e)) stratum.unexaminedBytes = std::max<int64_t>(0, stratum.unexaminedBytes - e.size);
         stratum.trackedBytes -= e.size;
     }
     Stratum& stratumLocked(int64_t size) { return largeThreshold_ > 0 && size >= largeThreshold_ ? large_ : main_; }

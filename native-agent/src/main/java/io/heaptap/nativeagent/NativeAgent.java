@@ -67,7 +67,7 @@ public final class NativeAgent implements Sampler {
         jvmIntervalBytes = jvmInterval;
         String[] detail = new String[1];
         int code = start0(s.intervalBytes(), jvmInterval, s.duration().toNanos(), s.stackDepth(), s.maxStacks(), s.liveBudget(),
-                s.largeThreshold(), s.largeBudget(), s.byteBudget(), s.largeByteBudget(), detail);
+                s.largeThreshold(), s.largeBudget(), s.byteBudget(), s.largeByteBudget(), s.youngHeld(), detail);
         if (code == START_OK) {
             return;
         }
@@ -386,7 +386,7 @@ public final class NativeAgent implements Sampler {
     /** Returns a StartResult code; for a JVMTI error, {@code detail[0]} says which and where. */
     private static native int start0(long intervalBytes, long jvmIntervalBytes, long durationNanos, int stackDepth, int maxStacks, int liveBudget,
                                         long largeThreshold, int largeBudget, long byteBudget, long largeByteBudget,
-                                        String[] detail);
+                                        boolean youngHeld, String[] detail);
 
     private static native void setProvenBefore0(long nanos);
 

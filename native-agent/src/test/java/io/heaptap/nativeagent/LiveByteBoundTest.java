@@ -84,6 +84,39 @@ class LiveByteBoundTest {
         kept.clear();
     }
 
+    /**
+     * Where young collections clear weak references to dead young objects (this JVM's G1), a young object holds
+     * nothing back: it counts once it has survived a collection, and the cleaning after it thins to the bound.
+     */
+    @Test
+    void whereYoungCollectionsClearWeakReferencesOnlySurvivorsCount() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        CaptureStart.withFreshTlabs(agent, new SamplerSettings(64 * 1024, Duration.ofMinutes(1), 64, 1024, 65_536, 0, 2)
+                .withByteBudgets(BYTE_BUDGET, 0, false));
+        List<byte[]> kept = new ArrayList<>();
+        for (int i = 0; i < 1_280; i++) {  // 40 MiB of 32 KiB arrays: ~16 MiB of samples, twice the bound
+            kept.add(new byte[32 * 1024 - 16]);
+        }
+        agent.stop();
+        long beforeGc = System.nanoTime();
+        agent.forceGc();
+        agent.maintainLive();  // as heaptap-live does after every collection
+        LiveHold hold = agent.liveHold();
+        assertTrue(hold.unexaminedBytes() <= BYTE_BUDGET, "survivors held past the bound: " + hold);
+        assertTrue(hold.byteThinnings() > 0 && hold.unexaminedBytes() > BYTE_BUDGET / 4, "they count once they survived: " + hold);
+        agent.setProvenBefore(beforeGc);
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, new LiveProof(beforeGc, Markings.NONE, true, false));
+        AllocationSite site = snapshot.sites().stream().filter(s -> s.type().equals("byte[]")
+                && s.stack().get(0).methodName().equals("whereYoungCollectionsClearWeakReferencesOnlySurvivorsCount"))
+                .findFirst().orElseThrow();
+        double truth = 1_280.0 * 32 * 1024;
+        Estimate bytes = site.live().proven().bytes();
+        double halfWidth = (bytes.upper() - bytes.lower()) / 2;
+        double halfWidthAtTruth = halfWidth * Math.sqrt(truth / Math.max(bytes.value(), 1));
+        assertTrue(Math.abs(bytes.value() - truth) <= 2 * halfWidthAtTruth, "truth " + truth + ", estimate " + bytes + " " + hold);
+        kept.clear();
+    }
+
     @Test
     void aCriticalHeapLetsGoOfEveryUnexaminedObjectAtOnce() throws Exception {
         NativeAgent agent = NativeAgent.get();

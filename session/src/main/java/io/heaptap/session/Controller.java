@@ -180,7 +180,7 @@ public final class Controller {
             captureCost.start(budgetShare(requested));
             native_.start(new SamplerSettings(requested.intervalBytes(), requested.duration(), requested.stackDepth(),
                     requested.maxStacks(), requested.live() ? requested.liveBudget() : 0, largeObjects.threshold(), largeObjects.budget())
-                    .withByteBudgets(bound.mainBytes(), bound.largeBytes()));
+                    .withByteBudgets(bound.mainBytes(), bound.largeBytes(), bound.strict()));
         } catch (NativeAgentException e) {
             throw new SessionConflictException(e.getMessage());
         }
@@ -270,7 +270,7 @@ public final class Controller {
             continuousCost.start(budgetShare(o));
             native_.start(new SamplerSettings(o.intervalBytes(), CONTINUOUS_NATIVE_DURATION, o.stackDepth(), o.maxStacks(),
                     o.live() ? o.liveBudget() : 0, largeObjects.threshold(), largeObjects.budget())
-                    .withByteBudgets(bound.mainBytes(), bound.largeBytes()));
+                    .withByteBudgets(bound.mainBytes(), bound.largeBytes(), bound.strict()));
         } catch (NativeAgentException e) {
             throw new SessionConflictException(e.getMessage());
         }

@@ -50,6 +50,7 @@ final class FakeSampler implements Sampler {
     volatile int lastLiveBudget;
     volatile long lastByteBudget;
     volatile long lastLargeByteBudget;
+    volatile boolean lastYoungHeld;
     /** The byte bound's clock as the tracker last set it, the releases it asked for, and what the table holds (the test sets it). */
     volatile long provenBefore = Long.MIN_VALUE;
     final AtomicLong releases = new AtomicLong();
@@ -82,6 +83,7 @@ final class FakeSampler implements Sampler {
         lastLiveBudget = settings.liveBudget();
         lastByteBudget = settings.byteBudget();
         lastLargeByteBudget = settings.largeByteBudget();
+        lastYoungHeld = settings.youngHeld();
         simulatedSamples = 0;
         simulatedNanos = System.nanoTime();
     }

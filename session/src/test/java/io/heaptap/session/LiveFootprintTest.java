@@ -57,6 +57,7 @@ class LiveFootprintTest {
         long max = Runtime.getRuntime().maxMemory();
         assertEquals((long) (max * 0.015), sampler.lastByteBudget + sampler.lastLargeByteBudget, "1.5% of the heap, both strata");
         assertTrue(sampler.lastLargeByteBudget > 0, "the large stratum has its own byte rule");
+        assertTrue(sampler.lastYoungHeld, "young objects count from their admission: young cycles leave their references set");
         controller.stop();
         AllocationProfile profile = controller.profile(LiveFilter.NONE, false);
         LiveHold hold = profile.liveInfo().hold();
@@ -98,6 +99,7 @@ class LiveFootprintTest {
         controller(sampler, G1).startContinuous(null, "test");
         assertEquals(CaptureOptions.DEFAULT_LIVE_BUDGET, sampler.lastLiveBudget);
         assertEquals((long) (Runtime.getRuntime().maxMemory() * 0.05), sampler.lastByteBudget + sampler.lastLargeByteBudget);
+        assertFalse(sampler.lastYoungHeld, "G1's young collections clear weak references to dead young objects");
         controller.stopContinuous();
     }
 
