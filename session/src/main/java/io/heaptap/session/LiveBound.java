@@ -14,7 +14,8 @@ import java.util.Locale;
  * young collections clear weak references to dead young objects (G1, Parallel, Serial, single-generation
  * ZGC and Shenandoah, whose every cycle marks the whole heap), a tracked object not yet examined has
  * mostly survived a young collection already: what tracking holds back is old garbage awaiting the next
- * marking, so {@value #LENIENT_PERCENT}% of the heap. Generational ZGC's young cycles, and generational
+ * marking, so {@value #LENIENT_PERCENT}% of the heap, and a tracked object counts there only once it has survived a
+ * collection (SamplerSettings.youngHeld false). Generational ZGC's young cycles, and generational
  * Shenandoah's, leave JNI weak references alone: every sampled young object lives until a major cycle,
  * and sampling is size-biased, so the largest young garbage is held first. Measured without a bound
  * (issue 33, JDK 25, -Xmx1g, 300 MB live set, garbage flat out): 382 MiB (38% of the heap) held, mean
