@@ -49,7 +49,8 @@ interface GcBeans {
     HeapSizing heap();
 
     /**
-     * The heap in use after the last collection of each of its pools, summed (the pools' collection usage), or -1
+     * The heap in use after the last collection of each of its pools, summed (the pools' collection usage; at most the
+     * heap in use now), or -1
      * when unknown: what the application cannot get back without heaptap, judged against the maximum heap for
      * a critical heap ({@link LiveTracker#CRITICAL_SHARE}).
      */

@@ -41,16 +41,20 @@ class LiveFootprintIT {
         try (TargetJvm target = TargetJvm.start(jdk, FootprintChurn.class, List.of("-Xmx256m", "-XX:+" + gc))) {
             target.lowerPriorityOf("churn-");
             String pid = Long.toString(target.pid());
-            Result started = HeaptapCli.run("start", pid, "--duration", "5m");
+            // JDK 11-24's sampler miscounts bytes around allocations outside a TLAB, more the larger the interval (docs:
+            // 2.6% at 64 KiB, up to 36% at 512 KiB); the default rate follows this garbage to hundreds of KiB, and the
+            // kept set came out 10% low with nothing thinned by the bound (G1 and Parallel, JDK 17). A fixed 64 KiB there.
+            Result started = jdk.feature() >= 25 ? HeaptapCli.run("start", pid, "--duration", "5m")
+                    : HeaptapCli.run("start", pid, "--duration", "5m", "--interval", "64k");
             assertEquals(0, started.exitCode(), started::toString);
             long thinnings = 0;
             for (int look = 0; look < 5; look++) {
                 JsonNode live = dump(pid, false).get("live");
                 JsonNode hold = live.get("hold");
                 long bound = hold.get("byteBudget").asLong();
-                // The bound is a share of Runtime.maxMemory(), a little below the heap's maximum on Parallel (one survivor space).
+                // The bound is a share of Runtime.maxMemory(), below the heap's maximum on Parallel by a survivor space (5.5% here).
                 assertEquals(share, hold.get("share").asDouble(), 1e-9, hold::toString);
-                assertEquals(live.get("heapMaxBytes").asLong() * share, bound, 0.05 * bound, "the bound under " + gc + ": " + hold);
+                assertEquals(live.get("heapMaxBytes").asLong() * share, bound, 0.1 * bound, "the bound under " + gc + ": " + hold);
                 assertTrue(hold.get("unexaminedBytes").asLong() <= bound, "tracking holds more than its bound: " + hold);
                 thinnings = hold.get("byteThinnings").asLong();
             }
