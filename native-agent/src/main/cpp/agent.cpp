@@ -151,7 +151,9 @@ JNIEXPORT jstring JNICALL Java_io_heaptap_nativeagent_NativeAgent_initError(JNIE
 JNIEXPORT jint JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv* env, jclass, jlong interval, jlong jvmInterval,
                                                                     jlong durationNanos, jint depth, jint maxStacks,
                                                                     jint liveBudget, jlong largeThreshold,
-                                                                    jint largeBudget, jobjectArray detail) {
+                                                                    jint largeBudget, jlong byteBudget,
+                                                                    jlong largeByteBudget, jboolean youngHeld,
+                                                                    jobjectArray detail) {
     std::string error;
     StartResult result;
     if (sampler == nullptr) {
@@ -162,6 +164,9 @@ JNIEXPORT jint JNICALL Java_io_heaptap_nativeagent_NativeAgent_start0(JNIEnv* en
         live.budget = liveBudget > 0 ? static_cast<uint32_t>(liveBudget) : 0;
         live.largeThreshold = largeThreshold;
         live.largeBudget = largeBudget > 0 ? static_cast<uint32_t>(largeBudget) : 2;
+        live.byteBudget = byteBudget > 0 ? byteBudget : 0;
+        live.largeByteBudget = largeByteBudget > 0 ? largeByteBudget : 0;
+        live.youngHeld = youngHeld == JNI_TRUE;
         result = sampler->start(interval, jvmInterval, durationNanos, limitsFrom(depth, maxStacks), live, error);
         if (result == StartResult::kOk) {
             markAttachListener(jvmtiForGc, env);
@@ -219,6 +224,27 @@ JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_awaitCollectionS
 
 JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_signalCollection0(JNIEnv*, jclass) {
     if (sampler != nullptr) sampler->live().collections().post();
+}
+
+JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_setProvenBefore0(JNIEnv*, jclass, jlong nanos) {
+    if (sampler != nullptr) sampler->live().setProvenBefore(nanos);
+}
+
+JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_releaseUnexamined0(JNIEnv* env, jclass) {
+    return sampler != nullptr ? static_cast<jlong>(sampler->live().releaseUnexamined(env)) : 0;
+}
+
+// What the live table holds back (LiveHolding in liveTable.h): TrackingHold.of on the Java side.
+JNIEXPORT jdoubleArray JNICALL Java_io_heaptap_nativeagent_NativeAgent_liveHolding0(JNIEnv* env, jclass) {
+    LiveHolding h{};
+    if (sampler != nullptr) h = sampler->live().holding();
+    jdouble values[9] = {static_cast<jdouble>(h.byteBudget), static_cast<jdouble>(h.unexaminedBytes),
+                         static_cast<jdouble>(h.trackedBytes), static_cast<jdouble>(h.byteThinnings),
+                         static_cast<jdouble>(h.byteThinnedEntries), static_cast<jdouble>(h.oversize),
+                         static_cast<jdouble>(h.releases), static_cast<jdouble>(h.releasedEntries), h.theta};
+    jdoubleArray array = env->NewDoubleArray(9);
+    if (array != nullptr) env->SetDoubleArrayRegion(array, 0, 9, values);
+    return array;
 }
 
 JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_weakRefs0(JNIEnv*, jclass) {

@@ -68,10 +68,20 @@ void LiveTable::enable(const LiveSettings& settings) {
     main_.budget = settings.budget < 2 ? 2 : settings.budget;
     largeThreshold_ = settings.largeThreshold > 0 ? settings.largeThreshold : 0;
     large_.budget = settings.largeBudget < 2 ? 2 : settings.largeBudget;
+    main_.byteBudget = settings.byteBudget > 0 ? settings.byteBudget : 0;
+    large_.byteBudget = settings.largeByteBudget > 0 ? settings.largeByteBudget : 0;
+    main_.youngHeld = settings.youngHeld;
     main_.entries.reserve(main_.budget);
     for (Stratum* s : {&main_, &large_}) {
         while (s->entries.size() > s->budget) {
             thinLocked(*s);  // a smaller budget than last time: thin down to it
+        }
+        recountLocked(*s);
+        for (int round = 0; round < 128 && s->byteBudget > 0 && s->unexaminedBytes > s->byteBudget; round++) {
+            thinBytesLocked(*s);
+        }
+        if (s->byteBudget == 0) {
+            s->theta = std::numeric_limits<double>::infinity();  // no bound now: admit by the count rule alone
         }
     }
     enabled_.store(true, std::memory_order_release);
@@ -110,12 +120,112 @@ void LiveTable::thinLocked(Stratum& stratum) {
             entries[kept++] = e;
         } else {
             pendingDelete_.push_back(e.ref);
+            forgetLocked(stratum, e);
             counters_.thinnedEntries++;
         }
     }
     entries.resize(kept);
     stratum.keep /= 2;
     counters_.thinnings++;
+}
+
+void LiveTable::thinBytesLocked(Stratum& stratum) {
+    LiveEntries& entries = stratum.entries;
+    if (stratum.theta == std::numeric_limits<double>::infinity()) {
+        // The first level: the largest unexamined entry, so the halving below thins the largest first.
+        int64_t largest = 1;
+        for (const LiveEntry& e : entries) {
+            if (heldLocked(stratum, e)) largest = std::max(largest, e.size);
+        }
+        stratum.theta = std::min(static_cast<double>(largest), static_cast<double>(stratum.byteBudget));
+    }
+    double before = stratum.theta;
+    stratum.theta = std::max(before / 2, 1.0);
+    // At the floor (a level of one byte) the level no longer moves: every unexamined entry then gets a fair
+    // coin, so each round still halves what is held and the admission loop always ends under the bound.
+    bool floor = stratum.theta == before;
+    size_t kept = 0;
+    for (size_t i = 0; i < entries.size(); i++) {
+        LiveEntry e = entries[i];
+        double size = static_cast<double>(e.size > 0 ? e.size : 1);
+        // Its coin: from the level it was held at (before) to the new one. An entry that came in at a
+        // lower level (admitted before a recovery) is thinned more than it needs, never less: still unbiased,
+        // since the weight is divided by the coin's own probability.
+        double q = !heldLocked(stratum, e) ? 1.0
+                   : floor          ? 0.5
+                                    : std::min(1.0, stratum.theta / size) / std::min(1.0, before / size);
+        if (q >= 1.0) {
+            entries[kept++] = e;
+        } else if (uniformLocked() < q) {
+            e.objects /= q;
+            e.bytes /= q;
+            entries[kept++] = e;
+        } else {
+            pendingDelete_.push_back(e.ref);
+            forgetLocked(stratum, e);
+            counters_.byteThinnedEntries++;
+        }
+    }
+    entries.resize(kept);
+    counters_.byteThinnings++;
+}
+
+void LiveTable::setProvenBefore(int64_t nanos) {
+    std::lock_guard<std::mutex> guard(lock_);
+    if (nanos <= provenBefore_) {
+        return;
+    }
+    provenBefore_ = nanos;
+    for (Stratum* s : {&main_, &large_}) {
+        recountLocked(*s);
+        s->recoverKeep();
+    }
+}
+
+void LiveTable::recountLocked(Stratum& stratum) {
+    int64_t held = 0;
+    for (const LiveEntry& e : stratum.entries) {
+        if (heldLocked(stratum, e)) held += e.size;
+    }
+    stratum.unexaminedBytes = held;
+}
+
+uint64_t LiveTable::releaseUnexamined(JNIEnv* jni) {
+    std::lock_guard<std::mutex> maintenance(maintenance_);
+    std::vector<jweak> toDelete;
+    uint64_t released = 0;
+    {
+        std::lock_guard<std::mutex> guard(lock_);
+        toDelete.swap(pendingDelete_);
+        for (Stratum* s : {&main_, &large_}) {
+            size_t kept = 0;
+            for (size_t i = 0; i < s->entries.size(); i++) {
+                const LiveEntry& e = s->entries[i];
+                if (unexaminedLocked(e)) {
+                    toDelete.push_back(e.ref);
+                    s->trackedBytes -= e.size;
+                    released++;
+                } else {
+                    s->entries[kept++] = e;
+                }
+            }
+            s->entries.resize(kept);
+            s->unexaminedBytes = 0;
+        }
+        counters_.releases++;
+        counters_.releasedEntries += released;
+    }
+    deleteRefs(jni, toDelete);
+    return released;
+}
+
+LiveHolding LiveTable::holding() {
+    std::lock_guard<std::mutex> guard(lock_);
+    int64_t tracked = main_.trackedBytes + large_.trackedBytes;
+    double theta = main_.theta == std::numeric_limits<double>::infinity() ? 0.0 : main_.theta;
+    return LiveHolding{main_.byteBudget + large_.byteBudget, main_.unexaminedBytes + large_.unexaminedBytes, tracked,
+                       counters_.byteThinnings, counters_.byteThinnedEntries, counters_.oversize, counters_.releases,
+                       counters_.releasedEntries, theta};
 }
 
 void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, double objects, double bytes,
@@ -129,7 +239,11 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
     {
         std::lock_guard<std::mutex> guard(lock_);
         stratum = &stratumLocked(size);
-        keepAtDecision = stratum->keep;
+        if (stratum->byteBudget > 0 && size > stratum->byteBudget) {
+            counters_.oversize++;  // would pass the byte bound alone: never held back, and counted
+            return;
+        }
+        keepAtDecision = stratum->keep * stratum->byteKeep(size);
         if (keepAtDecision < 1.0 && uniformLocked() >= keepAtDecision) {
             counters_.skipped++;
             return;
@@ -153,7 +267,14 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
     while (stratum->full()) {
         thinLocked(*stratum);
     }
-    double keep = stratum->keep;
+    // The byte bound: a new sample is not yet examined. Each round halves the level; the loop ends at
+    // the latest when no unexamined entry is left (size <= byteBudget was checked above).
+    for (int round = 0; round < 128 && stratum->youngHeld && stratum->byteBudget > 0
+                        && stratum->unexaminedBytes + size > stratum->byteBudget;
+         round++) {
+        thinBytesLocked(*stratum);
+    }
+    double keep = stratum->keep * stratum->byteKeep(size);
     // Thinning since the decision lowered p: keep this sample with the conditional probability.
     if (keep < keepAtDecision && uniformLocked() >= keep / keepAtDecision) {
         pendingDelete_.push_back(ref);
@@ -164,6 +285,8 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
     // meanwhile (maintenance raises it); either way the smaller of the two.
     double p = std::min(keep, keepAtDecision);
     stratum->entries.push_back(LiveEntry{ref, site, size, objects / p, bytes / p, nowNanos, gcEpoch()});
+    if (nowNanos >= provenBefore_ && stratum->youngHeld) stratum->unexaminedBytes += size;  // else counted once it survives a GC
+    stratum->trackedBytes += size;
     counters_.admitted++;
 }
 
@@ -224,6 +347,15 @@ void LiveTable::maintainLocked(JNIEnv* jni) {
             if (!dead.empty()) {
                 removeDeadLocked(*s, dead, toDelete);
             }
+            if (!s->youngHeld) {
+                // After a collection its survivors count: the bound holds from here (the young went with the GC).
+                recountLocked(*s);
+                for (int round = 0; round < 128 && s->byteBudget > 0 && s->unexaminedBytes > s->byteBudget; round++) {
+                    thinBytesLocked(*s);
+                }
+                toDelete.insert(toDelete.end(), pendingDelete_.begin(), pendingDelete_.end());
+                pendingDelete_.clear();
+            }
             s->recoverKeep();
         }
     }
@@ -237,6 +369,7 @@ void LiveTable::removeDeadLocked(Stratum& stratum, const std::unordered_set<jwea
     for (const LiveEntry& e : stratum.entries) {
         if (isDead(e)) {
             toDelete.push_back(e.ref);
+            forgetLocked(stratum, e);
             counters_.died++;
         }
     }
@@ -257,6 +390,7 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
     LiveCounters counters;
     double keep;
     uint32_t budget;
+    LiveHolding holds = holding();
     {
         std::lock_guard<std::mutex> guard(lock_);
         mainEntries = main_.entries;
@@ -267,8 +401,9 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
     }
     SnapshotWriter w(out);
     w.live({nowNanos, enabled(), budget, keep, counters.admitted, counters.skipped, counters.thinnings, counters.thinnedEntries,
-            counters.died, counters.refFailures, weakRefs_.load(), epoch,
-            static_cast<uint32_t>(mainEntries.size() + largeEntries.size())});
+            counters.died, counters.refFailures, weakRefs_.load(), epoch, holds.byteBudget, holds.unexaminedBytes,
+            holds.trackedBytes, holds.byteThinnings, holds.byteThinnedEntries, holds.oversize, holds.releases,
+            holds.releasedEntries, holds.theta, static_cast<uint32_t>(mainEntries.size() + largeEntries.size())});
     for (bool large : {false, true}) {
         for (const LiveEntry& e : large ? largeEntries : mainEntries) {
             w.liveEntry({e.site, static_cast<uint64_t>(e.size), e.objects, e.bytes, static_cast<uint64_t>(nowNanos - e.allocNanos),
@@ -314,6 +449,9 @@ void LiveTable::clear(JNIEnv* jni) {
             for (const LiveEntry& e : s->entries) toDelete.push_back(e.ref);
             releaseMemory(s->entries);
             s->keep = 1.0;
+            s->theta = std::numeric_limits<double>::infinity();
+            s->unexaminedBytes = 0;
+            s->trackedBytes = 0;
         }
         counters_ = LiveCounters();
     }

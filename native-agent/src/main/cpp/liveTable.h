@@ -21,6 +21,28 @@
 //   thinning, which caps what the table can hold back; weights keep that stratum unbiased too.
 //   Before a whole-heap marking has examined them, the Java side counts these entries as they are,
 //   never upscaled: the reference may be all that keeps them (SnapshotDecoder, LiveStats).
+// - A byte bound on what the table holds back. An entry allocated after the last whole-heap marking
+//   (setProvenBefore) is not yet examined: its weak reference may be all that keeps a dead object
+//   (generational ZGC's young cycles, and generational Shenandoah's, leave JNI weak references alone;
+//   G1 never reclaims a weakly referenced humongous object eagerly). The sizes of those entries add up
+//   to at most byteBudget per stratum. When a new sample would pass it, the stratum's byte level theta
+//   halves and every unexamined entry of size s is kept with probability min(1, theta/s) / min(1,
+//   2 theta/s), its weights divided by that; new samples are admitted with min(1, theta/s) (times the
+//   count keep-probability). Size-proportional, because bytes are what the bound is about: objects
+//   smaller than theta are spared, larger ones are thinned to theta's worth of bytes in expectation.
+//   Unbiased for the same reason the coins above are: each coin is decided on the past only, and an
+//   entry's weight is divided by the probability of the coin it won, so its expected weight after the
+//   coin equals its weight before (a martingale; the estimate's expectation is the truth). An object
+//   larger than the whole byte budget is never tracked (counted as oversize, shown by the views: that
+//   part of the estimate is missing, not guessed). theta doubles again when the unexamined bytes fall
+//   to a quarter of the budget (a marking has examined them, or they died).
+//   Where young collections clear weak references to dead young objects (G1, Parallel, Serial: the
+//   stratum's youngHeld false), an entry younger than the last collection holds nothing back: it
+//   counts once it has survived one, so the main stratum is bounded after each collection
+//   (maintain()), not at admission. Large objects, and every object on generational ZGC and
+//   Shenandoah (youngHeld true), count from their admission.
+// - Heap critical: the Java side asks to let go of every unexamined entry at once (releaseUnexamined):
+//   counted, and said in the views; the estimate of those objects is lost, not biased silently.
 //
 // Each entry's weight is 1/pi, pi its probability of being here (Poisson sampler times admission and
 // thinning coins): the Java side derives the Horvitz-Thompson variance (1-pi)/pi^2 y^2 from it and
@@ -41,6 +63,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <unordered_set>
 #include <vector>
@@ -68,13 +91,24 @@ struct Stratum {
     const bool youngFirst;  // thinning spares old entries while young ones are at least half
     uint32_t budget = 2;
     double keep = 1.0;      // probability of admitting a new sample
+    int64_t byteBudget = 0;  // bytes of unexamined entries at most; 0: no byte bound
+    bool youngHeld = true;   // entries younger than the last collection count too (their weak reference may hold them)
+    // The byte level: a new sample of size s is admitted with probability min(1, theta / s) (times keep).
+    double theta = std::numeric_limits<double>::infinity();
+    int64_t unexaminedBytes = 0;  // sizes of the entries held back: unexamined (and, unless youngHeld, older than the last GC)
+    int64_t trackedBytes = 0;     // sizes of all its entries (kept as they change: holding() is read after every GC)
     LiveEntries entries;
+
+    double byteKeep(int64_t size) const { return size <= theta ? 1.0 : theta / static_cast<double>(size); }
 
     bool full() const { return entries.size() >= budget; }
     // Room again: let new samples in with a higher probability (still weighted 1/p).
     void recoverKeep() {
         while (keep < 1.0 && entries.size() * 4 <= budget) {
             keep = keep * 2 < 1.0 ? keep * 2 : 1.0;
+        }
+        while (theta < std::numeric_limits<double>::infinity() && unexaminedBytes * 4 <= byteBudget) {
+            theta = theta * 2 < static_cast<double>(byteBudget) ? theta * 2 : std::numeric_limits<double>::infinity();
         }
     }
 };
@@ -84,6 +118,22 @@ struct LiveSettings {
     uint32_t budget = 0;         // 0: no live tracking for this capture
     int64_t largeThreshold = 0;  // objects of at least this many bytes go to the large stratum; 0: none
     uint32_t largeBudget = 2;
+    int64_t byteBudget = 0;       // bytes of not yet examined entries in the main stratum at most; 0: no bound
+    int64_t largeByteBudget = 0;  // the same for the large stratum
+    bool youngHeld = true;        // main stratum: young collections leave weak references to dead young objects set
+};
+
+// What the table holds back now (liveHolding0, the snapshot's live header): both strata summed.
+struct LiveHolding {
+    int64_t byteBudget;          // main + large
+    int64_t unexaminedBytes;     // sizes of tracked entries not yet examined by a whole-heap marking
+    int64_t trackedBytes;        // sizes of every tracked entry
+    uint64_t byteThinnings;      // times the byte bound thinned a stratum
+    uint64_t byteThinnedEntries; // entries removed by those
+    uint64_t oversize;           // samples larger than their stratum's whole byte budget, never tracked
+    uint64_t releases;           // times every unexamined entry was let go (heap critical)
+    uint64_t releasedEntries;    // entries let go by those
+    double theta;                // the main stratum's byte level, 0 when no byte thinning is in force
 };
 
 struct LiveCounters {
@@ -93,6 +143,11 @@ struct LiveCounters {
     uint64_t thinnedEntries = 0;  // entries removed by thinning
     uint64_t died = 0;            // entries removed because their object was collected
     uint64_t refFailures = 0;     // NewWeakGlobalRef returned null (out of memory)
+    uint64_t byteThinnings = 0;   // thinnings by the byte bound
+    uint64_t byteThinnedEntries = 0;
+    uint64_t oversize = 0;
+    uint64_t releases = 0;
+    uint64_t releasedEntries = 0;
 };
 
 class LiveTable {
@@ -119,6 +174,12 @@ class LiveTable {
     int strongRefs(JNIEnv* jni, const std::vector<uint32_t>& sites, int max, jobject* out);
     // Deletes every weak reference and frees the table.
     void clear(JNIEnv* jni);
+    // Objects allocated before this monotonic instant (System.nanoTime()) have been examined by a completed
+    // whole-heap marking; the byte bound counts only the younger ones. Only grows.
+    void setProvenBefore(int64_t nanos);
+    // Heap critical: deletes the weak reference of every entry not yet examined, at once. Returns how many.
+    uint64_t releaseUnexamined(JNIEnv* jni);
+    LiveHolding holding();
 
     // The GC clock: collections reported by the Java side (GC MXBeans), unless the collector posts
     // JVMTI GarbageCollectionFinish events, which are counted exactly when each GC ends.
@@ -153,6 +214,20 @@ class LiveTable {
   private:
     // Keeps each entry of one stratum with probability 1/2, doubling the survivors' weights.
     void thinLocked(Stratum& stratum);
+    // Halves the stratum's byte level and thins its unexamined entries to it (see the header comment).
+    void thinBytesLocked(Stratum& stratum);
+    bool unexaminedLocked(const LiveEntry& e) const { return e.allocNanos >= provenBefore_; }
+    // Whether the entry counts against the stratum's byte bound now.
+    bool heldLocked(const Stratum& stratum, const LiveEntry& e) const {
+        return unexaminedLocked(e) && (stratum.youngHeld || e.gcEpoch < gcEpoch());
+    }
+    // The stratum's held bytes counted again (the clock moved: a marking, a collection).
+    void recountLocked(Stratum& stratum);
+    // An entry leaves its stratum (thinned, dead, released): its bytes leave the sums.
+    void forgetLocked(Stratum& stratum, const LiveEntry& e) {
+        if (heldLocked(stratum, e)) stratum.unexaminedBytes = std::max<int64_t>(0, stratum.unexaminedBytes - e.size);
+        stratum.trackedBytes -= e.size;
+    }
     Stratum& stratumLocked(int64_t size) { return largeThreshold_ > 0 && size >= largeThreshold_ ? large_ : main_; }
     double uniformLocked();
     void maintainLocked(JNIEnv* jni);
@@ -184,6 +259,7 @@ class LiveTable {
     Stratum main_{true};
     Stratum large_{false};
     int64_t largeThreshold_ = 0;
+    int64_t provenBefore_ = std::numeric_limits<int64_t>::min();  // under lock_
     uint64_t rng_ = 0x9E3779B97F4A7C15ull;
     std::vector<jweak> pendingDelete_;
     LiveCounters counters_;

@@ -20,10 +20,13 @@
 //   sites     count u32; each: stack u32|kNone, type str, samples u64, objects f64, bytes f64,
 //             objectsVariance f64, bytesVariance f64
 //   live      nowNanos u64, enabled u8, budget u32, keep f64, admitted, skipped, thinnings,
-//             thinnedEntries, died, refFailures, weakRefs, gcEpoch: 8 x u64, count u32; each entry:
+//             thinnedEntries, died, refFailures, weakRefs, gcEpoch: 8 x u64,
+//             byteBudget, unexaminedBytes, trackedBytes, byteThinnings, byteThinnedEntries, oversize,
+//             releases, releasedEntries: 8 x u64, theta f64 (0: no byte thinning), count u32; each entry:
 //             site u32, size u64, objects f64, bytes f64, ageNanos u64, gcsSurvived u64, large u8
 //
-// Version 4 dropped the sites' raw sampled bytes (written since version 1, never read).
+// Version 4 dropped the sites' raw sampled bytes (written since version 1, never read). Version 5 added
+// what the live table holds back (the byte bound, liveTable.h).
 //
 // A reference-path search's result (ReferencePaths::find, referencePaths0 in agent.cpp), checked by
 // PathSearchGoldenTest the same way:
@@ -41,7 +44,7 @@
 #include "byteWriter.h"
 
 constexpr uint32_t kSnapshotMagic = 0x48544150u;  // "HTAP"
-constexpr uint32_t kSnapshotVersion = 4;
+constexpr uint32_t kSnapshotVersion = 5;
 
 struct SnapshotCounters {
     uint64_t samples, dropped, withoutStack, stackError, truncated, afterDeadline, classesDropped, methodsUnresolved;
@@ -59,6 +62,9 @@ struct SnapshotLiveHeader {
     uint32_t budget;
     double keep;
     uint64_t admitted, skipped, thinnings, thinnedEntries, died, refFailures, weakRefs, gcEpoch;
+    int64_t byteBudget, unexaminedBytes, trackedBytes;
+    uint64_t byteThinnings, byteThinnedEntries, oversize, releases, releasedEntries;
+    double theta;
     uint32_t count;
 };
 
@@ -146,6 +152,13 @@ class SnapshotWriter {
         for (uint64_t v : {h.admitted, h.skipped, h.thinnings, h.thinnedEntries, h.died, h.refFailures, h.weakRefs, h.gcEpoch}) {
             out_.u64(v);
         }
+        for (int64_t v : {h.byteBudget, h.unexaminedBytes, h.trackedBytes}) {
+            out_.u64(static_cast<uint64_t>(v));
+        }
+        for (uint64_t v : {h.byteThinnings, h.byteThinnedEntries, h.oversize, h.releases, h.releasedEntries}) {
+            out_.u64(v);
+        }
+        out_.f64(h.theta);
         out_.u32(h.count);
     }
     void liveEntry(const SnapshotLiveEntry& e) {

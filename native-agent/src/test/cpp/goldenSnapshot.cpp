@@ -55,7 +55,7 @@ int main() {
     w.site({kNone, 6, 9, 4.0, 64.0, 0.25, 0.75});  // samples kept without their stack
 
     const int64_t now = 1000000000000;
-    w.live({now, true, 4096, 0.5, 11, 12, 13, 14, 15, 16, 17, 18, 3});
+    w.live({now, true, 4096, 0.5, 11, 12, 13, 14, 15, 16, 17, 18, 8388608, 3145744, 3145800, 19, 20, 21, 22, 23, 65536.0, 3});
     w.liveEntry({0, 24, 2.0, 48.0, 5000000000, 3, false});    // older than the proof: proven live
     w.liveEntry({1, 3145744, 1.0, 3145744.0, 500000000, 0, true});  // younger: not yet examined, large
     w.liveEntry({0, 32, 2.0, 64.0, 2000000000, 1, false});

@@ -21,7 +21,7 @@ import java.util.List;
 public record CaptureRequest(CaptureOptions options, String client, String reply, boolean reportFirstSample) {
     public static final String COMMAND = "capture";
     private static final List<String> NAMES = List.of("reply", "duration-ms", "interval", "sample-rate", "depth", "max-stacks",
-            "live", "live-budget", "cost-bounded", "client", "first-sample");
+            "live", "live-budget", "cost-bounded", "client", "first-sample", "live-bytes");
 
     public CaptureRequest {
         checkReply(reply);
@@ -38,6 +38,7 @@ public record CaptureRequest(CaptureOptions options, String client, String reply
         values.put("live", Boolean.toString(options.live()));
         values.put("live-budget", Integer.toString(options.liveBudget()));
         values.put("cost-bounded", Boolean.toString(options.costBounded()));
+        values.put("live-bytes", Double.toString(options.liveBytes()));
         values.put("client", client);
         values.put("first-sample", Boolean.toString(reportFirstSample));
         return AgentArgumentCodec.encode(COMMAND, values);
@@ -52,8 +53,20 @@ public record CaptureRequest(CaptureOptions options, String client, String reply
         decoded.onlyNames(NAMES);
         CaptureOptions options = new CaptureOptions(Duration.ofMillis(decoded.number("duration-ms")), decoded.number("interval"),
                 decoded.count("depth"), decoded.count("max-stacks"), decoded.flag("live"), decoded.count("live-budget"),
-                decoded.count("sample-rate"), decoded.flag("cost-bounded"));
+                decoded.count("sample-rate"), decoded.flag("cost-bounded")).withLiveBytes(liveBytes(decoded.values().get("live-bytes")));
         return new CaptureRequest(options, decoded.required("client"), decoded.required("reply"), decoded.flag("first-sample"));
+    }
+
+    /** The byte bound asked for (CaptureOptions.liveBytes); absent (an older client): 0, the collector's default. */
+    private static double liveBytes(String text) {
+        if (text == null) {
+            return 0;
+        }
+        try {
+            return Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("live-bytes must be a number, not '" + AgentArgumentCodec.escape(text) + "'");
+        }
     }
 
     private static String checkReply(String reply) {

@@ -1,5 +1,6 @@
 package io.heaptap.nativeagent;
 
+import io.heaptap.profile.LiveHold;
 import io.heaptap.profile.Markings;
 
 /**
@@ -15,17 +16,32 @@ import io.heaptap.profile.Markings;
  *                          ZGC), so before a marking any tracked object may be alive only through heaptap
  * @param heapUsedBytes     heap in use around the snapshot (the larger of the readings before and after it), -1 until read
  * @param heapMaxBytes      the heap's maximum, -1 until read (or when undefined)
+ * @param policy            the byte bound's policy (share of the heap, strictness, collector) the snapshot's hold is shown with
  */
 public record LiveProof(long provenBeforeNanos, Markings markings, boolean gcForced, boolean trackingHoldsAll, long heapUsedBytes,
-                        long heapMaxBytes) {
+                        long heapMaxBytes, LiveHold policy) {
     /** No proof at all: every tracked object is not yet examined. */
     public static final LiveProof NONE = new LiveProof(Long.MIN_VALUE, Markings.NONE, false, false, -1, -1);
+
+    public LiveProof {
+        policy = policy == null ? LiveHold.NONE : policy;
+    }
+
+    public LiveProof(long provenBeforeNanos, Markings markings, boolean gcForced, boolean trackingHoldsAll, long heapUsedBytes,
+                     long heapMaxBytes) {
+        this(provenBeforeNanos, markings, gcForced, trackingHoldsAll, heapUsedBytes, heapMaxBytes, LiveHold.NONE);
+    }
+
+    /** The same proof, its hold shown with this policy. */
+    public LiveProof withPolicy(LiveHold p) {
+        return new LiveProof(provenBeforeNanos, markings, gcForced, trackingHoldsAll, heapUsedBytes, heapMaxBytes, p);
+    }
 
     public LiveProof(long provenBeforeNanos, Markings markings, boolean gcForced, boolean trackingHoldsAll) {
         this(provenBeforeNanos, markings, gcForced, trackingHoldsAll, -1, -1);
     }
 
     LiveProof withHeap(long used, long max) {
-        return new LiveProof(provenBeforeNanos, markings, gcForced, trackingHoldsAll, used, max);
+        return new LiveProof(provenBeforeNanos, markings, gcForced, trackingHoldsAll, used, max, policy);
     }
 }

@@ -1,6 +1,7 @@
 package io.heaptap.nativeagent;
 
 import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.LiveHold;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
@@ -66,7 +67,7 @@ public final class NativeAgent implements Sampler {
         jvmIntervalBytes = jvmInterval;
         String[] detail = new String[1];
         int code = start0(s.intervalBytes(), jvmInterval, s.duration().toNanos(), s.stackDepth(), s.maxStacks(), s.liveBudget(),
-                s.largeThreshold(), s.largeBudget(), detail);
+                s.largeThreshold(), s.largeBudget(), s.byteBudget(), s.largeByteBudget(), s.youngHeld(), detail);
         if (code == START_OK) {
             return;
         }
@@ -152,6 +153,32 @@ public final class NativeAgent implements Sampler {
     /** JNI weak references the agent holds now; 0 after {@link #clear}. */
     public long weakRefs() {
         return weakRefs0();
+    }
+
+    /**
+     * Objects allocated before this {@link System#nanoTime()} were examined by a completed whole-heap marking:
+     * the byte bound counts only younger ones (liveTable.h). Only grows.
+     */
+    @Override
+    public void setProvenBefore(long nanos) {
+        setProvenBefore0(nanos);
+    }
+
+    /** Heap critical: deletes the weak reference of every tracked object not yet examined, at once. Returns how many. */
+    @Override
+    public long releaseUnexamined() {
+        return releaseUnexamined0();
+    }
+
+    /** What live tracking holds back now (the byte bound, bytes held, thinnings), without the session's policy. */
+    @Override
+    public LiveHold liveHold() {
+        double[] h = liveHolding0();
+        if (h == null || h.length < 9) {
+            return LiveHold.NONE;
+        }
+        return new LiveHold((long) h[0], (long) h[1], (long) h[2], (long) h[3], (long) h[4], (long) h[5], (long) h[6], (long) h[7],
+                h[8], 0, false, "");
     }
 
     /** A full collection through JVMTI (works even with -XX:+DisableExplicitGC). */
@@ -358,7 +385,14 @@ public final class NativeAgent implements Sampler {
 
     /** Returns a StartResult code; for a JVMTI error, {@code detail[0]} says which and where. */
     private static native int start0(long intervalBytes, long jvmIntervalBytes, long durationNanos, int stackDepth, int maxStacks, int liveBudget,
-                                        long largeThreshold, int largeBudget, String[] detail);
+                                        long largeThreshold, int largeBudget, long byteBudget, long largeByteBudget,
+                                        boolean youngHeld, String[] detail);
+
+    private static native void setProvenBefore0(long nanos);
+
+    private static native long releaseUnexamined0();
+
+    private static native double[] liveHolding0();
 
     private static native void maintainLive0();
 

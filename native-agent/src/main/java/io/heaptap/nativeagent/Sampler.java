@@ -1,6 +1,7 @@
 package io.heaptap.nativeagent;
 
 import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.LiveHold;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -30,6 +31,20 @@ public interface Sampler {
     void signalCollection();
 
     long weakRefs();
+
+    /** Objects allocated before this {@link System#nanoTime()} were examined by a whole-heap marking (the byte bound's clock). */
+    default void setProvenBefore(long nanos) {
+    }
+
+    /** Lets go of every tracked object not yet examined (heap critical); returns how many. */
+    default long releaseUnexamined() {
+        return 0;
+    }
+
+    /** What live tracking holds back now, without the session's policy. */
+    default LiveHold liveHold() {
+        return LiveHold.NONE;
+    }
 
     boolean forceGc();
 

@@ -4,6 +4,7 @@ import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
 import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.LiveHold;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.TrackedObject;
@@ -21,7 +22,7 @@ import java.util.List;
  */
 final class SnapshotDecoder {
     static final int MAGIC = 0x48544150;  // "HTAP"
-    static final int VERSION = 4;
+    static final int VERSION = 5;
     static final int NONE = 0xFFFFFFFF;  // kNone
     static final int OTHER_STACKS = 0xFFFFFFFE;  // kOtherStacks: samples whose stack did not fit the tables
     static final List<Frame> OTHER_STACKS_FRAMES = List.of(Frame.synthetic("[other stacks]"));
@@ -121,6 +122,8 @@ final class SnapshotDecoder {
         long refFailures = in.readLong();
         long weakRefs = in.readLong();
         long gcCount = in.readLong();
+        LiveHold hold = new LiveHold(in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(),
+                in.readLong(), in.readLong(), in.readDouble(), proof.policy().share(), proof.policy().strict(), proof.policy().collector());
         int liveCount = in.readInt();
         List<List<TrackedObject>> tracked = new ArrayList<>(siteCount);
         for (int i = 0; i < siteCount; i++) {
@@ -150,7 +153,7 @@ final class SnapshotDecoder {
                     r.samples(), r.objects(), r.bytes(), r.objectsVariance(), r.bytesVariance(), LiveStats.of(tracked.get(i))));
         }
         LiveInfo live = new LiveInfo(liveEnabled, budget, liveCount, keep, admitted, skipped + refFailures, thinnings, thinned,
-                died, weakRefs, gcCount, filter, proof.gcForced(), proof.markings(), proof.heapUsedBytes(), proof.heapMaxBytes());
+                died, weakRefs, gcCount, filter, proof.gcForced(), proof.markings(), proof.heapUsedBytes(), proof.heapMaxBytes(), hold);
         return new NativeSnapshot(generation, interval, depth, samples, drops, live, sites);
     }
 

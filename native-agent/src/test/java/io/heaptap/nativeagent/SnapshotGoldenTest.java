@@ -3,6 +3,7 @@ package io.heaptap.nativeagent;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Frame;
 import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.LiveHold;
 import io.heaptap.profile.Markings;
 
 import java.io.ByteArrayInputStream;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SnapshotGoldenTest {
     private static final Path EXPECTED = Path.of("src/test/resources/io/heaptap/nativeagent/snapshot-golden.txt");
     /** The agent's clock at the snapshot is 1,000 s; objects allocated before 999 s are proven live. */
-    private static final LiveProof PROOF = new LiveProof(999_000_000_000L, Markings.NONE, false, false, 1L << 20, 1L << 30);
+    private static final LiveProof PROOF = new LiveProof(999_000_000_000L, Markings.NONE, false, false, 1L << 20, 1L << 30,
+            LiveHold.NONE.withPolicy(0.015, true, "ZGC (generational)"));
 
     @TempDir
     Path work;

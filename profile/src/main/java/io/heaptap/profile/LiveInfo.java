@@ -21,8 +21,26 @@ package io.heaptap.profile;
  * @param markings         the whole-heap markings behind the proven part
  * @param heapUsedBytes    heap in use at the dump (garbage included), -1 if unknown
  * @param heapMaxBytes     the heap's maximum size, -1 if unknown
+ * @param hold             what tracking holds back of the heap, and its bound
  */
 public record LiveInfo(boolean enabled, long budget, long tracked, double keepProbability, long admitted, long skipped,
                        long thinnings, long thinnedEntries, long died, long weakRefs, long gcCount, LiveFilter filter,
-                       boolean gcForced, Markings markings, long heapUsedBytes, long heapMaxBytes) {
+                       boolean gcForced, Markings markings, long heapUsedBytes, long heapMaxBytes, LiveHold hold) {
+    public LiveInfo {
+        hold = hold == null ? LiveHold.NONE : hold;
+    }
+
+    /** Without a known hold (LiveHold.NONE). */
+    public LiveInfo(boolean enabled, long budget, long tracked, double keepProbability, long admitted, long skipped,
+                    long thinnings, long thinnedEntries, long died, long weakRefs, long gcCount, LiveFilter filter,
+                    boolean gcForced, Markings markings, long heapUsedBytes, long heapMaxBytes) {
+        this(enabled, budget, tracked, keepProbability, admitted, skipped, thinnings, thinnedEntries, died, weakRefs, gcCount, filter,
+                gcForced, markings, heapUsedBytes, heapMaxBytes, LiveHold.NONE);
+    }
+
+    /** The same with the hold given. */
+    public LiveInfo withHold(LiveHold h) {
+        return new LiveInfo(enabled, budget, tracked, keepProbability, admitted, skipped, thinnings, thinnedEntries, died, weakRefs,
+                gcCount, filter, gcForced, markings, heapUsedBytes, heapMaxBytes, h);
+    }
 }

@@ -24,9 +24,11 @@ import java.util.Locale;
  * @param costBounded   the default sampling: fewer samples than {@code sampleRate} where they would cost the
  *                      application more than {@link SampleCostBudget#CPU_SHARE} of its CPU (deep stacks); an
  *                      asked-for rate is kept whatever it costs
+ * @param liveBytes     the byte bound on tracked objects not yet examined ({@link LiveBound}): 0 for the collector's
+ *                      default, below 1 a share of the maximum heap, else bytes ({@link #parseLiveBytes})
  */
 public record CaptureOptions(Duration duration, long intervalBytes, int stackDepth, int maxStacks, boolean live,
-                             int liveBudget, int sampleRate, boolean costBounded) {
+                             int liveBudget, int sampleRate, boolean costBounded, double liveBytes) {
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(30);
     public static final Duration MAX_DURATION = Duration.ofHours(24);
     public static final long DEFAULT_INTERVAL = 512 * 1024;
@@ -57,6 +59,50 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
     public static final int DEFAULT_LIVE_BUDGET = 65_536;
     public static final int MAX_LIVE_BUDGET = 1 << 20;
 
+    /** The collector's default byte bound. */
+    public CaptureOptions(Duration duration, long intervalBytes, int stackDepth, int maxStacks, boolean live, int liveBudget,
+                          int sampleRate, boolean costBounded) {
+        this(duration, intervalBytes, stackDepth, maxStacks, live, liveBudget, sampleRate, costBounded, 0);
+    }
+
+    /** The same options with a byte bound asked for ({@link #parseLiveBytes}; 0: the default). */
+    public CaptureOptions withLiveBytes(double bytes) {
+        return new CaptureOptions(duration, intervalBytes, stackDepth, maxStacks, live, liveBudget, sampleRate, costBounded, bytes);
+    }
+
+    /**
+     * The byte bound from human text: {@code 5%} of the maximum heap, or a size ({@code 64m}); blank or
+     * {@code default}: 0, the collector's default. Whether the heap allows it is checked in the target
+     * ({@link LiveBound}), which knows the heap.
+     */
+    public static double parseLiveBytes(String text) {
+        if (blank(text) || text.strip().equalsIgnoreCase("default")) {
+            return 0;
+        }
+        String t = text.strip();
+        if (t.endsWith("%")) {
+            double percent;
+            try {
+                percent = Double.parseDouble(t.substring(0, t.length() - 1).strip());
+            } catch (NumberFormatException e) {
+                percent = -1;
+            }
+            if (!(percent > 0 && percent <= 100)) {
+                throw new IllegalArgumentException("live bytes must be a share of the heap above 0% (for example 5%) or a size"
+                        + " (for example 64m), not '" + TerminalText.escape(t.length() > 40 ? t.substring(0, 40) + "\u2026" : t) + "'");
+            }
+            return percent / 100;
+        }
+        if (t.startsWith("-")) {
+            throw new IllegalArgumentException("live bytes must be positive, not " + TerminalText.escape(t));
+        }
+        long bytes = HumanUnits.parseBytes(t);
+        if (bytes < 1) {
+            throw new IllegalArgumentException("live bytes must be positive (for example 5% or 64m)");
+        }
+        return bytes;
+    }
+
     /** A fixed interval. */
     public CaptureOptions(Duration duration, long intervalBytes, int stackDepth, int maxStacks, boolean live, int liveBudget) {
         this(duration, intervalBytes, stackDepth, maxStacks, live, liveBudget, 0, false);
@@ -75,6 +121,9 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
 
     public CaptureOptions {
         checkDuration(duration);
+        if (!(liveBytes >= 0) || Double.isInfinite(liveBytes)) {
+            throw new IllegalArgumentException("live bytes must be 0 (the default), a share of the heap or bytes, not " + liveBytes);
+        }
         checkInterval(intervalBytes);
         if (sampleRate != 0) {
             checkSampleRate(sampleRate);

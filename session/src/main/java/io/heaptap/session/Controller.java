@@ -173,12 +173,14 @@ public final class Controller {
             return startWindow(native_, requested, client);
         }
         try {
+            LiveBound bound = liveTracker.bound(largeObjects, requested.liveBytes());  // refuses a bound beyond its cap
             if (requested.live()) {
                 liveTracker.start();
             }
             captureCost.start(budgetShare(requested));
             native_.start(new SamplerSettings(requested.intervalBytes(), requested.duration(), requested.stackDepth(),
-                    requested.maxStacks(), requested.live() ? requested.liveBudget() : 0, largeObjects.threshold(), largeObjects.budget()));
+                    requested.maxStacks(), requested.live() ? requested.liveBudget() : 0, largeObjects.threshold(), largeObjects.budget())
+                    .withByteBudgets(bound.mainBytes(), bound.largeBytes(), bound.strict()));
         } catch (NativeAgentException e) {
             throw new SessionConflictException(e.getMessage());
         }
@@ -258,13 +260,17 @@ public final class Controller {
             throw new SessionConflictException("a capture is running: started by " + startedBy + " at " + startedAt
                     + "; stop it first, then start continuous sampling");
         }
+        // No live tracking by default where weak references keep young garbage (docs/continuous.md): days of it,
+        // even bounded, are heap the application pays for a view nobody asked for.
         CaptureOptions o = CaptureOptions.defaultSampling(CaptureOptions.MAX_DURATION, CaptureOptions.DEFAULT_DEPTH,
-                ContinuousRun.maxStacksFor(budget.bytes()), true, CaptureOptions.DEFAULT_LIVE_BUDGET);
+                ContinuousRun.maxStacksFor(budget.bytes()), !liveTracker.strict(), CaptureOptions.DEFAULT_LIVE_BUDGET);
         try {
+            LiveBound bound = liveTracker.bound(largeObjects, 0);
             liveTracker.start();
             continuousCost.start(budgetShare(o));
             native_.start(new SamplerSettings(o.intervalBytes(), CONTINUOUS_NATIVE_DURATION, o.stackDepth(), o.maxStacks(),
-                    o.liveBudget(), largeObjects.threshold(), largeObjects.budget()));
+                    o.live() ? o.liveBudget() : 0, largeObjects.threshold(), largeObjects.budget())
+                    .withByteBudgets(bound.mainBytes(), bound.largeBytes(), bound.strict()));
         } catch (NativeAgentException e) {
             throw new SessionConflictException(e.getMessage());
         }
@@ -709,7 +715,7 @@ public final class Controller {
         }
         MarkingClock clock = liveTracker.markings();
         LiveProof proof = new LiveProof(clock.provenBeforeNanos(), clock.markings(run.markingsAtStart(), run.forcedAtStart()), gc,
-                clock.trackingHoldsAll());
+                clock.trackingHoldsAll()).withPolicy(liveTracker.policy());
         NativeSnapshot snapshot;
         try {
             snapshot = requireAgent().cumulativeSnapshot(filter, proof);
@@ -769,7 +775,7 @@ public final class Controller {
         }
         MarkingClock clock = liveTracker.markings();
         return new LiveProof(clock.provenBeforeNanos(), clock.markings(markingsAtStart, forcedAtStart), gc,
-                clock.trackingHoldsAll());
+                clock.trackingHoldsAll()).withPolicy(liveTracker.policy());
     }
 
     private DumpHeader header(List<String> warnings, LiveProof proof) {

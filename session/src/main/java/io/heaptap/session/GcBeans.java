@@ -48,6 +48,16 @@ interface GcBeans {
 
     HeapSizing heap();
 
+    /**
+     * The heap in use after the last collection of each of its pools, summed (the pools' collection usage; at most the
+     * heap in use now), or -1
+     * when unknown: what the application cannot get back without heaptap, judged against the maximum heap for
+     * a critical heap ({@link LiveTracker#CRITICAL_SHARE}).
+     */
+    default long heapAfterGc() {
+        return -1;
+    }
+
     /** The process's CPU time, or -1 where the JVM does not report it. */
     long processCpuNanos();
 

@@ -24,6 +24,12 @@ final class LiveTracker {
      * JDK 11-19 G1's concurrent pauses (their times are known only to within two readings).
      */
     static final long IDLE_CLEAN_MILLIS = 1000;
+    /**
+     * Heap after GC at or above this share of the maximum heap is critical: every tracked object not yet
+     * examined is let go at once, so heaptap is never what tips a full heap over (an OutOfMemoryError, or
+     * back-to-back collections). 92%: G1 and Parallel start full collections near 90-95% occupancy.
+     */
+    static final double CRITICAL_SHARE = 0.92;
 
     private final long idleCleanMillis;
     private final Sampler agent;
@@ -32,6 +38,8 @@ final class LiveTracker {
     private Thread thread;
     private volatile MarkingClock markings;
     private volatile G1ConcurrentPauses g1Pauses;  // JDK 11-19's G1 only
+    private volatile LiveBound bound;
+    private volatile long lastCriticalHeap = -1;
 
     LiveTracker(Sampler agent, GcBeans beans) {
         this(agent, beans, IDLE_CLEAN_MILLIS);
@@ -82,7 +90,51 @@ final class LiveTracker {
     void onCollection(GcBeans.Collection collection) {
         readGcClocks();
         markings.onCollection(collection.gcName(), collection.cause(), collection.id(), collection.startMillis(), collection.endMillis());
+        agent.setProvenBefore(markings.provenBeforeNanos());
         agent.signalCollection();
+    }
+
+    /** The byte bound for a capture that asks for {@code requested} ({@link LiveBound#of}); it is in force from now on. */
+    LiveBound bound(LargeObjects large, double requested) {
+        LiveBound b = LiveBound.of(beans, large, Runtime.getRuntime().maxMemory(), requested);
+        bound = b;
+        return b;
+    }
+
+    /** Whether weak references keep young garbage until a whole-heap marking on this JVM's collector. */
+    boolean strict() {
+        return LiveBound.strict(beans);
+    }
+
+    LiveBound bound() {
+        return bound;
+    }
+
+    /** The policy a snapshot's hold is shown with, or LiveHold.NONE without a bound. */
+    io.heaptap.profile.LiveHold policy() {
+        LiveBound b = bound;
+        return b == null ? io.heaptap.profile.LiveHold.NONE : b.policy();
+    }
+
+    /** The heap after GC when it was last found critical and tracking let go of what it held, or -1 never. */
+    long lastCriticalHeap() {
+        return lastCriticalHeap;
+    }
+
+    /**
+     * Heap critical ({@link #CRITICAL_SHARE}): lets go of every tracked object not yet examined. The heap is read
+     * only while something is held back (a JNI call first), so idle tracking reads nothing.
+     */
+    void releaseIfCritical() {
+        if (agent.liveHold().unexaminedBytes() <= 0) {
+            return;
+        }
+        long max = beans.heap().maxBytes();
+        long after = beans.heapAfterGc();
+        if (max > 0 && after >= 0 && after >= CRITICAL_SHARE * max) {
+            agent.releaseUnexamined();
+            lastCriticalHeap = after;
+        }
     }
 
     /**
@@ -92,7 +144,9 @@ final class LiveTracker {
      */
     MarkingClock markings() {
         readGcClocks();
-        return markings;
+        MarkingClock clock = markings;
+        agent.setProvenBefore(clock.provenBeforeNanos());
+        return clock;
     }
 
     /**
@@ -129,7 +183,9 @@ final class LiveTracker {
             // After every pause, and at least once a second: a Remark is told from a young collection while it is the
             // only new one, and on JDK 11-19's G1 a concurrent pause's lower bound is never older.
             readGcClocks();
+            agent.setProvenBefore(markings.provenBeforeNanos());
             agent.maintainLive();
+            releaseIfCritical();
         }
     }
 }

@@ -15,6 +15,10 @@ final class FakeGcBeans implements GcBeans {
     private final List<Consumer<Collection>> listeners = new CopyOnWriteArrayList<>();
     volatile long processCpuNanos = 0;
     volatile RuntimeException broken;
+    /** The heap after the last collections ({@link #heapAfterGc}), -1 unknown. */
+    volatile long heapAfterGc = -1;
+    /** Whether Shenandoah runs generational. */
+    volatile boolean generationalShenandoah;
 
     FakeGcBeans(String... names) {
         for (String name : names) {
@@ -60,6 +64,16 @@ final class FakeGcBeans implements GcBeans {
     @Override
     public HeapSizing heap() {
         return new HeapSizing(64L << 20, 100L << 20, 256L << 20, 1L << 30);
+    }
+
+    @Override
+    public boolean generationalShenandoah() {
+        return generationalShenandoah;
+    }
+
+    @Override
+    public long heapAfterGc() {
+        return heapAfterGc;
     }
 
     @Override

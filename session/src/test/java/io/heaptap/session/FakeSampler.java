@@ -12,6 +12,7 @@ import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.LiveHold;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.Markings;
 
@@ -47,6 +48,13 @@ final class FakeSampler implements Sampler {
     volatile Duration lastDuration;
     volatile long lastInterval;
     volatile int lastLiveBudget;
+    volatile long lastByteBudget;
+    volatile long lastLargeByteBudget;
+    volatile boolean lastYoungHeld;
+    /** The byte bound's clock as the tracker last set it, the releases it asked for, and what the table holds (the test sets it). */
+    volatile long provenBefore = Long.MIN_VALUE;
+    final AtomicLong releases = new AtomicLong();
+    volatile LiveHold hold = LiveHold.NONE;
     volatile NativeAgentException refuseStart;
     /** The sites every snapshot shows (in site-id order), and the table sizes reported. */
     volatile List<AllocationSite> sites = List.of();
@@ -73,6 +81,9 @@ final class FakeSampler implements Sampler {
         lastDuration = settings.duration();
         lastInterval = settings.intervalBytes();
         lastLiveBudget = settings.liveBudget();
+        lastByteBudget = settings.byteBudget();
+        lastLargeByteBudget = settings.largeByteBudget();
+        lastYoungHeld = settings.youngHeld();
         simulatedSamples = 0;
         simulatedNanos = System.nanoTime();
     }
@@ -109,6 +120,25 @@ final class FakeSampler implements Sampler {
         advance();
         stops++;
         sampling = false;
+    }
+
+    @Override
+    public void setProvenBefore(long nanos) {
+        provenBefore = Math.max(provenBefore, nanos);
+    }
+
+    @Override
+    public long releaseUnexamined() {
+        releases.incrementAndGet();
+        LiveHold h = hold;
+        hold = new LiveHold(h.byteBudget(), 0, h.trackedBytes() - h.unexaminedBytes(), h.byteThinnings(), h.byteThinnedEntries(),
+                h.oversize(), h.releases() + 1, h.releasedEntries() + 1, h.byteLevel(), 0, false, "");
+        return 1;
+    }
+
+    @Override
+    public LiveHold liveHold() {
+        return hold;
     }
 
     @Override
@@ -208,7 +238,8 @@ final class FakeSampler implements Sampler {
     @Override
     public NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) {
         LiveInfo live = new LiveInfo(true, 65536, 0, 1.0, 0, 0, 0, 0, 0, 0, Math.max(0, gcCount), filter, proof.gcForced(),
-                Markings.NONE, 1 << 20, 1 << 30);
+                Markings.NONE, 1 << 20, 1 << 30, hold.withPolicy(proof.policy().share(), proof.policy().strict(),
+                proof.policy().collector()));
         return new NativeSnapshot(starts, lastInterval, 64, sampleCount(), new Drops(0, 0, 0, 0, 0, 0, 0), live, sites);
     }
 

@@ -12,6 +12,7 @@ import io.heaptap.profile.GcCost;
 import io.heaptap.profile.GcCpu;
 import io.heaptap.profile.HeapAroundGc;
 import io.heaptap.profile.HeapSizing;
+import io.heaptap.profile.LiveHold;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.Estimate;
@@ -105,6 +106,7 @@ public final class JsonWriter implements ProfileWriter {
                 .field("heapUsedBytes", live.heapUsedBytes())
                 .field("heapMaxBytes", live.heapMaxBytes());
         markings(j, live.markings());
+        hold(j, live.hold(), live.tracked());
         parts(j, liveTotal.proven(), liveTotal.unexamined(), liveTotal.heldUnexamined());
         j.name("impossibleFigures").beginArray();
         profile.impossibleFigures().forEach(j::value);
@@ -205,6 +207,25 @@ public final class JsonWriter implements ProfileWriter {
     }
 
     /** The {@code markings} object: the liveness-proof clock behind a live view. */
+    /** The {@code hold} object: what live tracking holds back of the heap, and its bound ({@link LiveHold}). */
+    public static void hold(JsonOutput j, LiveHold h, long tracked) {
+        j.name("hold").beginObject()
+                .field("byteBudget", h.byteBudget())
+                .field("share", h.share())
+                .field("strict", h.strict())
+                .field("collector", h.collector())
+                .field("unexaminedBytes", h.unexaminedBytes())
+                .field("trackedBytes", h.trackedBytes())
+                .field("byteThinnings", h.byteThinnings())
+                .field("byteThinnedEntries", h.byteThinnedEntries())
+                .field("oversize", h.oversize())
+                .field("releases", h.releases())
+                .field("releasedEntries", h.releasedEntries())
+                .field("byteLevel", h.byteLevel())
+                .field("tooThin", h.tooThin(tracked))
+                .endObject();
+    }
+
     public static void markings(JsonOutput j, Markings m) {
         j.name("markings").beginObject()
                 .field("completed", m.completed())
