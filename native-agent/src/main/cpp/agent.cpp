@@ -112,10 +112,8 @@ bool initialize(JavaVM* vm) {
 }
 
 Limits limitsFrom(jint depth, jint maxStacks) {
-    Limits limits;
-    limits.maxStackDepth = depth < 1 ? 1 : (depth > kMaxStackDepth ? kMaxStackDepth : depth);
-    limits.maxStacks = maxStacks < 1 ? 1 : static_cast<uint32_t>(maxStacks);
-    return limits;
+    return limitsForStacks(depth < 1 ? 1 : (depth > kMaxStackDepth ? kMaxStackDepth : depth),
+                           maxStacks < 1 ? 1 : static_cast<uint32_t>(maxStacks));
 }
 
 }  // namespace

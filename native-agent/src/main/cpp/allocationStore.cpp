@@ -78,12 +78,16 @@ uint32_t AllocationStore::internStack(const jvmtiFrameInfo* frames, int32_t coun
     if (count <= 0 || count > limits_.maxStackDepth) {
         return kNone;
     }
+    // A full stack table takes no new stack, so a frame not seen yet cannot be in one: it is not
+    // interned either (under class churn every sample brings new frames, and the frame table grew
+    // to its million entries behind a full stack table).
+    bool full = stacks_.size() >= limits_.maxStacks;
     uint32_t ids[kMaxStackDepth];
     for (int32_t i = 0; i < count; i++) {
         FrameKey key{frames[i].method, static_cast<int32_t>(frames[i].location)};
         auto it = frameIndex_.find(key);
         if (it == frameIndex_.end()) {
-            if (frames_.size() >= limits_.maxFrames) {
+            if (full || frames_.size() >= limits_.maxFrames) {
                 return kNone;
             }
             it = frameIndex_.emplace(key, static_cast<uint32_t>(frames_.size())).first;
@@ -110,13 +114,18 @@ uint32_t AllocationStore::internStack(const jvmtiFrameInfo* frames, int32_t coun
     return id;
 }
 
-uint32_t AllocationStore::internClass(const char* signature) {
+bool AllocationStore::stacksFull() {
+    std::lock_guard<std::mutex> guard(lock_);
+    return stacks_.size() >= limits_.maxStacks;
+}
+
+uint32_t AllocationStore::internClass(const char* signature, bool mayAdd) {
     std::string key(signature != nullptr ? signature : "[unknown class]");
     auto it = classIndex_.find(key);
     if (it != classIndex_.end()) {
         return it->second;
     }
-    if (classes_.size() >= limits_.maxClasses) {
+    if (!mayAdd || classes_.size() >= limits_.maxClasses) {
         drops_.classesDropped++;
         key = kOtherClasses;
         it = classIndex_.find(key);
@@ -138,7 +147,7 @@ AllocationStore::Site* AllocationStore::site(uint32_t stack, uint32_t klass) {
     }
     if (sites_.size() + 1 >= limits_.maxSites) {
         // The last slot is kept for ("[other stacks]", "[other classes]"): the sample is still counted.
-        uint32_t other = internClass(kOtherClasses);
+        uint32_t other = internClass(kOtherClasses, true);
         uint64_t otherKey = (static_cast<uint64_t>(kOtherStacks) << 32) | other;
         if (key != otherKey) {
             if (stack != kOtherStacks) drops_.samplesWithoutStack++;
@@ -165,7 +174,10 @@ uint32_t AllocationStore::record(uint64_t generation, const jvmtiFrameInfo* fram
         drops_.samplesWithoutStack++;
         stack = kOtherStacks;
     }
-    Site* s = site(stack, internClass(classSignature));
+    // A class first seen in a sample whose stack did not fit is counted under "[other classes]":
+    // under class churn each new class otherwise made a class and an "[other stacks]" site of its
+    // own behind the full stack table, and a scrape's cost grew with them.
+    Site* s = site(stack, internClass(classSignature, stack != kOtherStacks));
     if (s == nullptr) {
         drops_.samplesDropped++;
         return kNone;

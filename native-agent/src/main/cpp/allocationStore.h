@@ -49,6 +49,9 @@ class AllocationStore {
     // frames == nullptr means "no usable stack".
     uint32_t record(uint64_t generation, const jvmtiFrameInfo* frames, int32_t count, bool truncated,
                     const char* classSignature, int64_t size, double objects, double bytes);
+    // Whether the stack table takes no new stack: a sample's methods then need resolving only if
+    // its stack is one already kept (whose methods were resolved when it was).
+    bool stacksFull();
     void countStackError(uint64_t generation);
     void countAfterDeadline();
 
@@ -112,7 +115,8 @@ class AllocationStore {
 
     Counters counters();  // a copy, under the lock
     uint32_t internStack(const jvmtiFrameInfo* frames, int32_t count, bool truncated);
-    uint32_t internClass(const char* signature);
+    // A class's id; a class not seen yet is added only if mayAdd (else "[other classes]", counted).
+    uint32_t internClass(const char* signature, bool mayAdd);
     Site* site(uint32_t stack, uint32_t klass);
 
     Limits limits_;

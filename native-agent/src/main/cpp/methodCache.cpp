@@ -87,6 +87,11 @@ void MethodCache::resolveAll(jvmtiEnv* jvmti, const jvmtiFrameInfo* frames, int3
     }
 }
 
+void MethodCache::limit(uint32_t maxMethods) {
+    std::lock_guard<std::mutex> guard(lock_);
+    maxMethods_ = maxMethods;
+}
+
 uint32_t MethodCache::indexOf(jmethodID method) {
     std::lock_guard<std::mutex> guard(lock_);
     auto it = index_.find(method);

@@ -28,6 +28,9 @@ class MethodCache {
   public:
     explicit MethodCache(uint32_t maxMethods) : maxMethods_(maxMethods) {}
 
+    // The most methods kept from now on (those kept already stay).
+    void limit(uint32_t maxMethods);
+
     // Makes sure every method in frames[0..count) is resolved (or counted as unresolvable).
     void resolveAll(jvmtiEnv* jvmti, const jvmtiFrameInfo* frames, int32_t count);
 
@@ -49,7 +52,7 @@ class MethodCache {
   private:
     static bool resolve(jvmtiEnv* jvmti, jmethodID method, MethodInfo& info);
 
-    const uint32_t maxMethods_;
+    uint32_t maxMethods_;
     std::mutex lock_;
     std::unordered_map<jmethodID, uint32_t> index_;
     std::vector<MethodInfo> methods_;

@@ -1,6 +1,8 @@
 #include "referencePaths.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <unordered_map>
@@ -9,6 +11,7 @@
 #include "fieldNames.h"
 #include "limits.h"
 #include "monotonicClock.h"
+#include "rootScanCost.h"
 #include "snapshotWriter.h"
 
 namespace {
@@ -22,6 +25,9 @@ constexpr uint64_t kClockEvery = 256;  // references between two reads of the cl
 constexpr uint32_t kFirstGrowth = 4096;
 
 std::mutex oneWalk;  // one walk at a time: its state lives in the callback's user data
+// Measured time to the first reference over the model's estimate, in permille (rootScanCost.h).
+std::atomic<int32_t> rootScanScale{1000};
+constexpr int kDepthSamples = 32;  // stacks whose depth is read to estimate all of them
 
 struct Node {
     uint32_t parent;  // the referrer's node; kNoNode for roots
@@ -48,6 +54,7 @@ struct Walk {
     uint32_t budget = 0;
     int32_t maxDepth = 0;
     int64_t deadline = 0;
+    int64_t firstReference = 0;  // when the first root was reported: the pause before it is the JVM's
     int targetsLeft = 0;
     uint64_t references = 0;
     uint64_t depthLimited = 0;  // objects not followed because they were maxDepth deep
@@ -101,6 +108,7 @@ void place(Node& node, uint32_t parent, jvmtiHeapReferenceKind kind, int32_t ind
 jint JNICALL onReference(jvmtiHeapReferenceKind kind, const jvmtiHeapReferenceInfo* info, jlong classTag, jlong,
                          jlong, jlong* tagPtr, jlong* referrerTagPtr, jint, void* userData) {
     Walk& w = *static_cast<Walk*>(userData);
+    if (w.firstReference == 0) w.firstReference = monotonicNanos();
     if (++w.references % kClockEvery == 0 && monotonicNanos() > w.deadline) {
         w.cutOff = PathCutOff::kTime;
         return JVMTI_VISIT_ABORT;
@@ -270,6 +278,41 @@ class WalkEnvironment {
     bool framePushed_ = false;
 };
 
+// The live threads, and the frames on their stacks estimated from an even sample of them. Reading
+// one stack's depth is a handshake with that thread alone; nothing else stops.
+struct Stacks {
+    int64_t threads = 0;
+    int64_t frames = 0;
+};
+
+Stacks countStacks(jvmtiEnv* jvmti, JNIEnv* jni) {
+    Stacks stacks;
+    jint count = 0;
+    jthread* threads = nullptr;
+    if (jvmti->GetAllThreads(&count, &threads) != JVMTI_ERROR_NONE || threads == nullptr) return stacks;
+    int step = count > kDepthSamples ? count / kDepthSamples : 1;
+    int64_t sampled = 0;
+    int64_t depths = 0;
+    for (jint i = 0; i < count; i++) {
+        jint depth = 0;
+        if (i % step == 0 && sampled < kDepthSamples && jvmti->GetFrameCount(threads[i], &depth) == JVMTI_ERROR_NONE) {
+            sampled++;
+            depths += depth;
+        }
+        jni->DeleteLocalRef(threads[i]);
+    }
+    jvmti->Deallocate(reinterpret_cast<unsigned char*>(threads));
+    stacks.threads = count;
+    stacks.frames = sampled == 0 ? 0 : (depths * count + sampled - 1) / sampled;
+    return stacks;
+}
+
+std::string millis(int64_t nanos) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%lld ms", static_cast<long long>((nanos + 999'999) / 1'000'000));
+    return text;
+}
+
 // Gives each target a node (0..count-1, in order) and its tag. Returns how many were tagged.
 int tagTargets(jvmtiEnv* jvmti, Walk& w, jobject* targets, int count) {
     int tagged = 0;
@@ -365,6 +408,16 @@ bool ReferencePaths::find(JNIEnv* jni, jobject* targets, int count, const PathSe
         return false;
     }
     jvmtiEnv* jvmti = env.jvmti();
+    Stacks stacks = countStacks(jvmti, jni);
+    int64_t modelled = RootScanCost::model(stacks.threads, stacks.frames);
+    int64_t expected = RootScanCost::estimate(stacks.threads, stacks.frames, rootScanScale.load());
+    if (RootScanCost::refuses(expected, limits.timeLimitNanos)) {
+        error = "the heap walk would pause the application for about " + millis(expected) + " before it could look at one"
+                " reference (the JVM first walks every frame of its " + std::to_string(stacks.threads) + " threads, about " +
+                std::to_string(stacks.frames) + " frames), more than the time limit of " + millis(limits.timeLimitNanos) +
+                ": give a time limit above that (at most 10s), or ask when fewer threads run";
+        return false;
+    }
 
     Walk w;
     w.budget = limits.nodeBudget < static_cast<uint32_t>(count) + 1 ? count + 1 : limits.nodeBudget;
@@ -379,6 +432,9 @@ bool ReferencePaths::find(JNIEnv* jni, jobject* targets, int count, const PathSe
     callbacks.heap_reference_callback = onReference;
     jvmtiError err = w.targetsLeft == 0 ? JVMTI_ERROR_NONE : jvmti->FollowReferences(0, nullptr, nullptr, &callbacks, &w);
     int64_t walkNanos = monotonicNanos() - start;
+    if (w.firstReference != 0) {
+        rootScanScale.store(RootScanCost::rescale(rootScanScale.load(), modelled, w.firstReference - start));
+    }
     if (err != JVMTI_ERROR_NONE) {
         error = "FollowReferences failed with JVMTI error " + std::to_string(err);
         return false;

@@ -17,6 +17,9 @@
 // - Everything is bounded: the node table (nodeBudget, failing allocation ends the walk), the
 //   time (checked every few hundred references), the depth. Hitting a bound aborts the walk and the
 //   chains found so far are still reported, marked as cut off.
+// - Before the first root the JVM walks every frame of every thread with all of them stopped, which no
+//   callback can cut short; the walk is refused up front when its estimate of that pause (threads and
+//   sampled stack depths, rootScanCost.h) does not fit the time limit.
 // - What the walk holds (the targets' local references, its environment with the tags, the local
 //   reference to java.lang.Class, the frame of resolved objects, JVMTI's buffers) is released by a
 //   guard on every way out of find(), never by hand per path.

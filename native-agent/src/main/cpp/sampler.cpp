@@ -42,6 +42,7 @@ StartResult Sampler::start(int64_t intervalBytes, int64_t jvmIntervalBytes, int6
         return StartResult::kJvmtiError;
     }
     limits_ = limits;
+    methods_.limit(limits.maxMethods);
     uint64_t generation = generation_.load() + 1;
     store_.startCapture(generation, limits);
     if (live.budget > 0) {
@@ -215,7 +216,9 @@ void Sampler::onSample(JNIEnv* jni, jobject object, jclass klass, jlong size, in
         count = depth;
     }
     if (haveStack) {
-        methods_.resolveAll(jvmti_, frames, count);
+        // Names only for stacks that can still be kept: under class churn (proxies, generated code)
+        // the method table otherwise filled with the methods of stacks counted under "[other stacks]".
+        if (!store_.stacksFull()) methods_.resolveAll(jvmti_, frames, count);
     } else {
         store_.countStackError(generation);
     }

@@ -110,6 +110,12 @@ public final class Controller {
     /** The sampler's sample count when the current or last window began, and when it ended (-1 while it runs). */
     private long windowSamplesAtStart;
     private long windowSamplesAtEnd = -1;
+    /**
+     * Whether the ended capture's profile went to a client (a dump, a raw dump). Continuous sampling
+     * starts the counters from zero, so it is refused while an ended capture nobody has fetched would
+     * be lost with them.
+     */
+    private boolean endedCaptureFetched;
     /** Nominal native time box of continuous sampling: it runs until stopped (100 years). */
     static final Duration CONTINUOUS_NATIVE_DURATION = Duration.ofDays(36_500);
 
@@ -216,6 +222,7 @@ public final class Controller {
         startedAt = Instant.now();
         startNanos = System.nanoTime();
         state = SessionState.RECORDING;
+        endedCaptureFetched = false;
         forgetRecentProfile();
         deadline = timer.schedule(this::timeBoxEnded, requested.duration().toNanos(), TimeUnit.NANOSECONDS);
         cancelGoverning();
@@ -259,6 +266,12 @@ public final class Controller {
         if (state == SessionState.RECORDING) {
             throw new SessionConflictException("a capture is running: started by " + startedBy + " at " + startedAt
                     + "; stop it first, then start continuous sampling");
+        }
+        if (state == SessionState.STOPPED && !endedCaptureFetched) {
+            throw new SessionConflictException("the last capture (started by " + startedBy + " at " + startedAt + ", "
+                    + captureSamples() + " samples) has not been dumped, and continuous sampling starts the counters from zero:"
+                    + " dump it first ('heaptap dump " + target.pid() + "'), or drop it ('heaptap reset " + target.pid()
+                    + "'), then start continuous sampling");
         }
         // No live tracking by default where weak references keep young garbage (docs/continuous.md): days of it,
         // even bounded, are heap the application pays for a view nobody asked for.
@@ -578,7 +591,11 @@ public final class Controller {
      * @throws HeapBudgetException decoding and encoding would not fit heaptap's heap budget
      */
     public <T> T withProfile(LiveFilter filter, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
-        return withinBudget(() -> profileNow(filter, gc, null), format, false, use);
+        return withinBudget(() -> {
+            AllocationProfile profile = profileNow(filter, gc, null);
+            endedCaptureFetched |= state == SessionState.STOPPED;
+            return profile;
+        }, format, false, use);
     }
 
     /**
@@ -826,10 +843,9 @@ public final class Controller {
      * collection first, as for {@link #profile}. Returns the dump's id.
      */
     public String openRawDump(boolean gc) {
-        rawDumps.closeIdle();
-        RawSnapshot snapshot;
-        byte[] prefix;
         synchronized (this) {
+            rawDumps.admit();  // busy is refused before the snapshot (or a forced collection) is made
+            RawSnapshot snapshot;
             List<String> warnings = new ArrayList<>();
             LiveProof proof = prove(gc, warnings);
             try {
@@ -837,9 +853,16 @@ public final class Controller {
             } catch (IOException e) {
                 throw new SessionConflictException(e.getMessage());
             }
-            prefix = RawDump.prefix(header(warnings, snapshot.proof()));
+            String id;
+            try {
+                id = rawDumps.open(RawDump.prefix(header(warnings, snapshot.proof())), snapshot);
+            } catch (RuntimeException | Error e) {
+                snapshot.close();  // never a native slot without an owner (closing twice is harmless)
+                throw e;
+            }
+            endedCaptureFetched |= state == SessionState.STOPPED;
+            return id;
         }
-        return rawDumps.open(prefix, snapshot);
     }
 
     /** Up to {@code maxBytes} of a raw dump from {@code offset} (at most 256 KiB); empty at its end. */

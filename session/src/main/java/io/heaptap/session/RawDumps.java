@@ -1,5 +1,6 @@
 package io.heaptap.session;
 
+import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.RawSnapshot;
 
 import java.io.IOException;
@@ -24,9 +25,13 @@ import java.util.concurrent.TimeUnit;
 final class RawDumps {
     static final int MAX_CHUNK_BYTES = 256 * 1024;
     static final long IDLE_NANOS = TimeUnit.MINUTES.toNanos(1);
+    static final int MAX_OPEN = NativeAgent.MAX_OPEN_SNAPSHOTS - 1;
+    /** A CLI reads its dump chunk after chunk without pause; 10 s without a read is a client that stopped. */
+    static final long ABANDONED_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final ScheduledExecutorService timer;
     private final long idleNanos;
+    private final long abandonedNanos;
     private boolean reaping;
 
     private static final class Open {
@@ -45,15 +50,54 @@ final class RawDumps {
     private final Map<String, Open> open = new HashMap<>();
 
     RawDumps(ScheduledExecutorService timer) {
-        this(timer, IDLE_NANOS);
+        this(timer, IDLE_NANOS, ABANDONED_NANOS);
     }
 
-    RawDumps(ScheduledExecutorService timer, long idleNanos) {
+    RawDumps(ScheduledExecutorService timer, long idleNanos, long abandonedNanos) {
         this.timer = timer;
         this.idleNanos = idleNanos;
+        this.abandonedNanos = abandonedNanos;
     }
 
+    /**
+     * Makes room for one more raw dump, before its snapshot is made: closes idle dumps, and when all
+     * {@link #MAX_OPEN} are open, the one unread longest if nobody has read it for the abandoned time.
+     *
+     * @throws SessionConflictException every raw dump is being read: busy, retry
+     */
+    synchronized void admit() {
+        closeIdle();
+        if (open.size() < MAX_OPEN) {
+            return;
+        }
+        long now = System.nanoTime();
+        Map.Entry<String, Open> stalest = null;
+        for (Map.Entry<String, Open> e : open.entrySet()) {
+            if (stalest == null || e.getValue().lastUse < stalest.getValue().lastUse) {
+                stalest = e;
+            }
+        }
+        if (stalest != null && now - stalest.getValue().lastUse >= abandonedNanos) {
+            close(stalest.getKey());
+            return;
+        }
+        throw new SessionConflictException("busy: " + MAX_OPEN + " raw dumps are being read by other clients (each ends when"
+                + " read, or " + TimeUnit.NANOSECONDS.toSeconds(abandonedNanos) + " s after its last read when all are taken);"
+                + " retry in a few seconds");
+    }
+
+    synchronized int openCount() {
+        return open.size();
+    }
+
+    /** Keeps a snapshot for its client; admit first (one that finds no room is closed and refused as busy). */
     synchronized String open(byte[] prefix, RawSnapshot snapshot) {
+        try {
+            admit();
+        } catch (SessionConflictException busy) {
+            snapshot.close();
+            throw busy;
+        }
         if (random == null) {
             random = new SecureRandom();
         }

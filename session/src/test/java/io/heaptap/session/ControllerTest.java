@@ -3,6 +3,7 @@ package io.heaptap.session;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import io.heaptap.nativeagent.NativeAgentException;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
+import io.heaptap.profile.format.ProfileFormat;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -331,6 +333,35 @@ class ControllerTest {
         assertTrue(sampler.intervalsSet.subList(readings - 15, readings).stream().allMatch(i -> i <= 2_500_000),
                 "nothing bounds the asked rate's cost: " + sampler.intervalsSet);
         controller.stop();
+    }
+
+    /**
+     * Continuous sampling starts the counters from zero: an ended capture nobody has dumped is not
+     * thrown away with them; the start is refused until it is dumped (or reset), and the capture stays.
+     */
+    @Test
+    void continuousSamplingIsRefusedWhileTheLastCaptureIsUndumped() throws Exception {
+        controller.start(capture(Duration.ofMinutes(1)), "cli");
+        sampler.allocate(10e6);
+        controller.stop();
+        SessionConflictException refused = assertThrows(SessionConflictException.class,
+                () -> controller.startContinuous(null, "test"));
+        assertTrue(refused.getMessage().contains("the last capture (started by cli") && refused.getMessage().contains("dump it first"),
+                refused.getMessage());
+        assertNull(controller.continuous());
+        assertEquals(SessionState.STOPPED, controller.status().state(), "the capture is still there");
+        assertTrue(controller.dump(ProfileFormat.TEXT, LiveFilter.NONE, false).length > 0);
+
+        controller.startContinuous(null, "test");
+        assertNotNull(controller.continuous(), "once dumped, continuous sampling starts");
+        controller.stopContinuous();
+
+        controller.start(capture(Duration.ofMinutes(1)), "cli");
+        controller.stop();
+        assertThrows(SessionConflictException.class, () -> controller.startContinuous(null, "again"), "a new capture, undumped");
+        controller.reset();
+        controller.startContinuous(null, "after reset");
+        assertNotNull(controller.continuous(), "a reset drops it explicitly");
     }
 
     /**

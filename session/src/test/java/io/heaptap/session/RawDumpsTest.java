@@ -2,13 +2,19 @@ package io.heaptap.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.nativeagent.LiveProof;
 import io.heaptap.nativeagent.NativeAgent;
+import io.heaptap.nativeagent.RawSnapshot;
 import io.heaptap.nativeagent.SamplerSettings;
+import io.heaptap.profile.LiveFilter;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -25,7 +31,7 @@ import org.junit.jupiter.api.Test;
 class RawDumpsTest {
     private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
     private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
-    private final RawDumps dumps = new RawDumps(timer, IDLE_NANOS);
+    private final RawDumps dumps = new RawDumps(timer, IDLE_NANOS, IDLE_NANOS);
 
     @BeforeEach
     void capture() throws Exception {
@@ -82,5 +88,53 @@ class RawDumpsTest {
         assertEquals(1, timer.getQueue().size(), "one reaper for any number of dumps");
         await(() -> !dumps.isOpen(next) && !dumps.isOpen(another), "the next dumps closed");
         assertFalse(dumps.isOpen(first));
+    }
+
+    /**
+     * Clients hold at most all but one of the agent's snapshot slots: the next is refused as busy
+     * (before its snapshot is made, and a snapshot handed in anyway is closed), and the target's own
+     * decoding still finds its slot.
+     */
+    @Test
+    void clientsLeaveOneSlotForTheTargetAndTheNextDumpIsBusy() throws Exception {
+        RawDumps held = new RawDumps(timer, TimeUnit.MINUTES.toNanos(1), TimeUnit.MINUTES.toNanos(1));
+        try {
+            for (int i = 0; i < RawDumps.MAX_OPEN; i++) {
+                held.open(new byte[] {1}, NativeAgent.get().openSnapshot(LiveProof.NONE));
+            }
+            SessionConflictException busy = assertThrows(SessionConflictException.class, held::admit);
+            assertTrue(busy.getMessage().startsWith("busy: " + RawDumps.MAX_OPEN + " raw dumps are being read"), busy.getMessage());
+            RawSnapshot extra = NativeAgent.get().openSnapshot(LiveProof.NONE);
+            assertThrows(SessionConflictException.class, () -> held.open(new byte[] {1}, extra));
+            assertNotNull(NativeAgent.get().snapshot(LiveFilter.NONE, LiveProof.NONE),
+                    "the refused snapshot was closed, and the target's own decoding has its slot");
+            assertEquals(RawDumps.MAX_OPEN, held.openCount());
+        } finally {
+            held.closeAll();
+        }
+    }
+
+    /** When all are taken, a dump nobody has read for the abandoned time makes room; ones being read stay. */
+    @Test
+    void anAbandonedDumpMakesRoomWhenAllAreTaken() throws Exception {
+        RawDumps held = new RawDumps(timer, TimeUnit.MINUTES.toNanos(1), IDLE_NANOS);
+        try {
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < RawDumps.MAX_OPEN; i++) {
+                ids.add(held.open(new byte[] {1}, NativeAgent.get().openSnapshot(LiveProof.NONE)));
+            }
+            String abandoned = ids.get(0);
+            long opened = System.nanoTime();
+            while (System.nanoTime() - opened <= IDLE_NANOS) {  // the others are read meanwhile, the first is not
+                for (String id : ids.subList(1, ids.size())) {
+                    assertEquals(1, held.read(id, 0, 1).length);
+                }
+            }
+            held.admit();
+            assertFalse(held.isOpen(abandoned), "the abandoned dump made room");
+            ids.subList(1, ids.size()).forEach(id -> assertTrue(held.isOpen(id), "a dump being read stays"));
+        } finally {
+            held.closeAll();
+        }
     }
 }
