@@ -62,7 +62,7 @@ public final class HttpEndpoint implements HttpServing {
         Router router = new Router();
         new ApiRoutes(controller, version, () -> url().orElse(null)).addTo(router);
         new PprofRoutes(controller, threads.timer(), threads.workers()).addTo(router);
-        JolokiaRoute jolokiaRoute = new JolokiaRoute(mbean);
+        JolokiaRoute jolokiaRoute = new JolokiaRoute(mbean, controller.heapBudget());
         jolokiaRoute.addTo(router);
         new WebPageRoutes().addTo(router);
         try {
