@@ -66,7 +66,7 @@ public final class HttpEndpoint implements HttpServing {
         jolokiaRoute.addTo(router);
         new WebPageRoutes().addTo(router);
         try {
-            server = RunningServer.start(options, token, router, threads);
+            server = RunningServer.start(options, token, router, threads, controller.heapBudget());
         } catch (IllegalStateException e) {
             deleteQuietly(generated);
             throw e;
