@@ -62,11 +62,11 @@ public final class HttpEndpoint implements HttpServing {
         Router router = new Router();
         new ApiRoutes(controller, version, () -> url().orElse(null)).addTo(router);
         new PprofRoutes(controller, threads.timer(), threads.workers()).addTo(router);
-        JolokiaRoute jolokiaRoute = new JolokiaRoute(mbean);
+        JolokiaRoute jolokiaRoute = new JolokiaRoute(mbean, controller.heapBudget());
         jolokiaRoute.addTo(router);
         new WebPageRoutes().addTo(router);
         try {
-            server = RunningServer.start(options, token, router, threads);
+            server = RunningServer.start(options, token, router, threads, controller.heapBudget());
         } catch (IllegalStateException e) {
             deleteQuietly(generated);
             throw e;

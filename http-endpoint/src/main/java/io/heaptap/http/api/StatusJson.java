@@ -12,6 +12,8 @@ import io.heaptap.session.HeapBudget;
 import io.heaptap.session.HeapBudgetException;
 import io.heaptap.session.SessionStatus;
 
+import io.netty.util.internal.PlatformDependent;
+
 import java.util.Locale;
 
 /** The body of {@code GET /api/status} (and of start / stop / reset, which answer with the new status). */
@@ -99,7 +101,10 @@ final class StatusJson {
                 .field("nativeAgentError", s.nativeError())
                 .field("pid", ProcessHandle.current().pid())
                 .field("agentVersion", version)
-                .field("url", url);
+                .field("url", url)
+                // What the endpoint's network buffers hold outside the heap (Netty's count of the direct memory it
+                // allocated itself; -1 when it leaves that to the JDK, whose BufferPool MXBean then counts it).
+                .field("httpDirectMemoryBytes", PlatformDependent.usedDirectMemory());
         if (s.gc() == null) {
             json.name("gc").value((String) null);
             json.name("gcSummary").beginArray().endArray();

@@ -23,8 +23,9 @@ import javax.management.ObjectName;
  * <li>{@code java.lang:type=Runtime} shows only what identifies the JVM and its uptime: its
  *     {@code SystemProperties}, {@code InputArguments}, {@code ClassPath}, {@code BootClassPath}
  *     and {@code LibraryPath} carry secrets ({@code -Ddb.password=...}) and paths, and are never readable.</li>
- * <li>heaptap's byte-array operations ({@code dumpBytes}, {@code leakReport}) are for the CLI over
- *     JMX; over HTTP, {@code /api/dump} and {@code /api/leaks} serve the same data.</li>
+ * <li>heaptap's byte-array operations ({@code dumpBytes}, {@code leakReport}, and the raw dumps
+ *     {@code openRawDump}, {@code readRawDump}, {@code closeRawDump}) are for the CLI over JMX; over
+ *     HTTP, {@code /api/dump} and {@code /api/leaks} serve the same data.</li>
  * </ul>
  * Which HTTP method may run what (exec and write only through POST) and the size of requests are
  * decided by {@link BoundedRequestHandler}; who may connect, by the server before Jolokia sees anything.
@@ -36,7 +37,12 @@ final class HeaptapRestrictor implements Restrictor {
             "Threading", "ClassLoading", "Compilation", "OperatingSystem", "Runtime");
     static final Set<String> RUNTIME_ATTRIBUTES = Set.of("Name", "Pid", "Uptime", "StartTime", "VmName", "VmVendor", "VmVersion",
             "SpecName", "SpecVendor", "SpecVersion", "ManagementSpecVersion", "BootClassPathSupported");
-    private static final Set<String> CLI_ONLY_OPERATIONS = Set.of("dumpBytes", "leakReport");
+    /**
+     * Byte-array operations, and the raw-dump slots behind them: a raw dump holds one of the agent's
+     * few snapshot slots in native memory until closed, so one exec of openRawDump per slot would
+     * lock every other door's dumps out. Only the CLI opens them, and closes what it opened.
+     */
+    static final Set<String> CLI_ONLY_OPERATIONS = Set.of("dumpBytes", "leakReport", "openRawDump", "readRawDump", "closeRawDump");
 
     private final ObjectName heaptap;
 
@@ -84,7 +90,13 @@ final class HeaptapRestrictor implements Restrictor {
 
     @Override
     public boolean isOperationAllowed(ObjectName name, String operation) {
-        return heaptap.apply(name) && !CLI_ONLY_OPERATIONS.contains(operation);
+        return heaptap.apply(name) && !CLI_ONLY_OPERATIONS.contains(operationName(operation));
+    }
+
+    /** The name alone: Jolokia hands over what the client sent, a signature too ({@code openRawDump(boolean)}). */
+    static String operationName(String operation) {
+        int paren = operation.indexOf('(');
+        return (paren < 0 ? operation : operation.substring(0, paren)).strip();
     }
 
     @Override

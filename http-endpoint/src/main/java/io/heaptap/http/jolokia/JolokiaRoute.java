@@ -5,6 +5,8 @@ import io.heaptap.http.route.HttpError;
 import io.heaptap.http.route.Request;
 import io.heaptap.http.route.Response;
 import io.heaptap.http.route.Router;
+import io.heaptap.session.HeapBudget;
+import io.heaptap.session.HeapBudgetException;
 
 import org.jolokia.server.core.config.ConfigKey;
 import org.jolokia.server.core.config.StaticConfiguration;
@@ -41,12 +43,14 @@ public final class JolokiaRoute {
     private static final String CONTEXT = "/jolokia";
 
     private final ObjectName heaptap;
+    private final HeapBudget budget;
     private JolokiaServiceManager services;
     private BoundedRequestHandler handler;
     private boolean stopped;
 
-    public JolokiaRoute(ObjectName heaptap) {
+    public JolokiaRoute(ObjectName heaptap, HeapBudget budget) {
         this.heaptap = heaptap;
+        this.budget = budget;
     }
 
     public void addTo(Router router) {
@@ -67,13 +71,14 @@ public final class JolokiaRoute {
             config.put(ConfigKey.INCLUDE_STACKTRACE.getKeyValue(), "false");
             config.put(ConfigKey.SERIALIZE_EXCEPTION.getKeyValue(), "false");
             config.put(ConfigKey.DEBUG.getKeyValue(), "false");
-            BoundedRequestHandler.LIMITS.forEach((key, limit) -> config.put(key.getKeyValue(), limit.toString()));
+            JolokiaLimits limits = JolokiaLimits.forBudget(budget.bytes());
+            limits.config().forEach((key, limit) -> config.put(key.getKeyValue(), limit.toString()));
             HeaptapRestrictor restrictor = new HeaptapRestrictor(heaptap);
             services = JolokiaServiceManagerFactory.createJolokiaServiceManager(
                     new StaticConfiguration(config, null, SystemPropertyMode.NEVER), new Silent(), restrictor, log -> new TreeSet<>());
             services.addService(new LocalRequestHandler(1000));
             services.addService(new JolokiaSerializer());
-            handler = new BoundedRequestHandler(services.start(), restrictor);
+            handler = new BoundedRequestHandler(services.start(), restrictor, limits, budget);
         }
         return handler;
     }
@@ -97,15 +102,15 @@ public final class JolokiaRoute {
     }
 
     private interface Call {
-        String run() throws Exception;
+        byte[] run() throws Exception;
     }
 
     private Response answer(Call call) {
-        String json;
+        byte[] json;
         try {
             json = call.run();
-        } catch (HttpError e) {
-            throw e;
+        } catch (HttpError | HeapBudgetException e) {
+            throw e;  // answered by the server as a JSON error: 4xx, or 503 with the reason
         } catch (BadRequestException e) {
             return text(400, "400 (Bad Request)\n\n" + e.getMessage() + "\n");
         } catch (SecurityException e) {
@@ -113,9 +118,9 @@ public final class JolokiaRoute {
         } catch (EmptyResponseException e) {
             return new Response(200, "text/plain", new byte[0], Map.of());
         } catch (Exception e) {
-            json = handler().handleThrowable(e).toJSONString();
+            json = handler().handleThrowable(e).toJSONString().getBytes(StandardCharsets.UTF_8);
         }
-        return Response.json(200, json);
+        return new Response(200, Response.JSON, json, Map.of());
     }
 
     private static Response text(int status, String body) {

@@ -11,9 +11,14 @@ import java.util.Map;
  * @param contentType the media type of the body
  * @param body        the body
  * @param headers     extra headers, e.g. Content-Disposition
+ * @param sharedBody  the body is held anyway (a web page asset), so waiting for its client costs no heap
  */
-public record Response(int status, String contentType, byte[] body, Map<String, String> headers) {
+public record Response(int status, String contentType, byte[] body, Map<String, String> headers, boolean sharedBody) {
     public static final String JSON = "application/json; charset=utf-8";
+
+    public Response(int status, String contentType, byte[] body, Map<String, String> headers) {
+        this(status, contentType, body, headers, false);
+    }
 
     public static Response json(int status, String json) {
         return new Response(status, JSON, json.getBytes(StandardCharsets.UTF_8), Map.of());
@@ -26,6 +31,11 @@ public record Response(int status, String contentType, byte[] body, Map<String, 
     public Response withHeader(String name, String value) {
         Map<String, String> more = new java.util.LinkedHashMap<>(headers);
         more.put(name, value);
-        return new Response(status, contentType, body, Map.copyOf(more));
+        return new Response(status, contentType, body, Map.copyOf(more), sharedBody);
+    }
+
+    /** The same response, its body marked as held anyway. */
+    public Response shared() {
+        return new Response(status, contentType, body, headers, true);
     }
 }

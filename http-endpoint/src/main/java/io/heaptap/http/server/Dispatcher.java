@@ -5,10 +5,13 @@ import io.heaptap.http.route.Handler;
 import io.heaptap.http.route.Request;
 import io.heaptap.http.route.Response;
 import io.heaptap.http.route.Router;
+import io.heaptap.session.HeapBudget;
+import io.heaptap.session.HeapBudgetException;
 
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
@@ -25,6 +28,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Turns a complete request into a {@link Request}, checks access, and runs its route on a worker
@@ -38,22 +42,50 @@ import java.util.concurrent.RejectedExecutionException;
  * noticed; with {@value #MAX_PIPELINED} requests waiting it stops reading until one is answered.
  *
  * <p>When the client goes away while its request is in flight, the route's future is cancelled, so
- * a {@code /debug/pprof?seconds=N} window ends with it.
+ * a {@code /debug/pprof?seconds=N} window ends with it. A client that only shuts its sending side
+ * after its request ({@code shutdown(SHUT_WR)}) looks the same on the wire until an answer is written:
+ * the requests it sent are answered if that takes at most {@value #HALF_CLOSED_GRACE_MILLIS} ms, and
+ * then the connection closes.
+ *
+ * <p>A large answer holds its share of heaptap's heap budget until it is written (a client that
+ * reads slowly or not at all keeps it referenced), and is refused (503) when that does not fit.
  */
 final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
     static final int MAX_PIPELINED = 16;
+    static final long HALF_CLOSED_GRACE_MILLIS = 5_000;
+    /** Answers above this size hold a reservation of heaptap's heap budget until written. */
+    static final int HELD_ANSWER_BYTES = 64 * 1024;
     private final Router router;
     private final AccessCheck access;
     private final Executor workers;
+    private final ConnectionSlots slots;
+    private final HeapBudget budget;
+    private boolean inputShut;  // on the event loop only
     private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
     private boolean busy;  // on the event loop only
     private volatile CompletableFuture<Response> inFlight;
     private volatile boolean closed;
 
-    Dispatcher(Router router, AccessCheck access, Executor workers) {
+    Dispatcher(Router router, AccessCheck access, Executor workers, ConnectionSlots slots, HeapBudget budget) {
         this.router = router;
         this.access = access;
         this.workers = workers;
+        this.slots = slots;
+        this.budget = budget;
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            inputShut = true;
+            if (!busy && pending.isEmpty()) {
+                ctx.close();
+            } else {
+                ctx.executor().schedule(() -> ctx.close(), HALF_CLOSED_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            }
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
     }
 
     @Override
@@ -88,7 +120,11 @@ final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         if (msg == null) {
             busy = false;
-            ctx.pipeline().fireUserEventTriggered(RequestDeadline.READY_FOR_NEXT);
+            if (inputShut) {
+                ctx.close();  // the client sends nothing more, and all it sent is answered
+            } else {
+                ctx.pipeline().fireUserEventTriggered(RequestDeadline.READY_FOR_NEXT);
+            }
             return;
         }
         busy = true;
@@ -118,6 +154,7 @@ final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
                 return;
             }
             AccessCheck.Passed passed = access.check(msg.protocolVersion(), msg.method(), msg.headers());
+            slots.prove(ctx.channel());
             Map<String, String> headers = new HashMap<>();
             msg.headers().forEach(h -> headers.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
             QueryStringDecoder uri = new QueryStringDecoder(msg.uri());
@@ -132,6 +169,9 @@ final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         try {
             workers.execute(() -> {
+                if (closed) {
+                    return;  // the client went away while its request waited for a worker: nobody would read the answer
+                }
                 CompletableFuture<Response> answer = start(handler, request);
                 inFlight = answer;
                 if (closed) {
@@ -158,7 +198,21 @@ final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     /** Writes the answer; then takes the next request, or closes. */
     private void respond(ChannelHandlerContext ctx, Response response, boolean keepAlive, String cors) {
+        HeapBudget.Reservation held = null;
+        if (response.body().length > HELD_ANSWER_BYTES && !response.sharedBody() && ctx.channel().isActive()) {
+            try {
+                // Waits a little for other answers to go out, except on the event loop, which never waits.
+                held = budget.reserve(response.body().length, "an answer waiting to be written to its client",
+                        "ask for less", !ctx.executor().inEventLoop());
+            } catch (HeapBudgetException e) {
+                response = ErrorResponses.of(e);
+            }
+        }
+        HeapBudget.Reservation release = held;
         Responses.send(ctx.channel(), response, keepAlive, cors).addListener(f -> {
+            if (release != null) {
+                release.close();  // written, or the connection closed: the body is no longer referenced by it
+            }
             if (keepAlive && f.isSuccess() && ctx.channel().isActive()) {
                 next(ctx);  // the listener runs on the event loop
             }

@@ -14,12 +14,14 @@ import io.netty.handler.codec.http.TooLongHttpContentException;
 /**
  * Netty's aggregator, but a body over the limit is not answered here, out of turn: it goes on as a
  * failed request, so the dispatcher answers it (413, then close) after the requests pipelined before it.
+ * An {@code Expect} other than {@code 100-continue} is answered 417 and the connection closed at once:
+ * kept open, it waited for a body the client would never send until the request deadline.
  */
 final class LimitedAggregator extends HttpObjectAggregator {
     private final int maxBytes;
 
     LimitedAggregator(int maxBytes) {
-        super(maxBytes);
+        super(maxBytes, true);
         this.maxBytes = maxBytes;
     }
 

@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A connection must deliver a whole request within a fixed time of becoming ready for one (opened,
- * or the previous response sent). An idle read timeout would not do: a client sending one byte a
+ * or the previous response sent): a short time until it has shown the credential once (see
+ * {@link ConnectionSlots}), the ordinary one after. An idle read timeout would not do: a client sending one byte a
  * second never goes idle. When the time is up with part of a request received, the connection gets
  * a 408 and is closed; with nothing received it is closed quietly, as an idle keep-alive connection
  * is: a 408 nobody asked for would be read by a client as the answer to its next request.
@@ -23,11 +24,13 @@ final class RequestDeadline extends ChannelDuplexHandler {
     /** Fired by the dispatcher when a whole request has arrived. */
     static final Object REQUEST_RECEIVED = new Object();
 
+    private final long unprovenMillis;
     private final long millis;
     private ScheduledFuture<?> timeout;
     private boolean bytesSinceReady;
 
-    RequestDeadline(long millis) {
+    RequestDeadline(long unprovenMillis, long millis) {
+        this.unprovenMillis = unprovenMillis;
         this.millis = millis;
     }
 
@@ -65,13 +68,14 @@ final class RequestDeadline extends ChannelDuplexHandler {
     private void arm(ChannelHandlerContext ctx) {
         disarm();
         bytesSinceReady = false;
+        long ms = ConnectionSlots.isProven(ctx.channel()) ? millis : unprovenMillis;
         timeout = ctx.executor().schedule(() -> {
             if (bytesSinceReady) {
-                Responses.sendAndClose(ctx.channel(), 408, "no complete request within " + millis + " ms");
+                Responses.sendAndClose(ctx.channel(), 408, "no complete request within " + ms + " ms");
             } else {
                 ctx.close();
             }
-        }, millis, TimeUnit.MILLISECONDS);
+        }, ms, TimeUnit.MILLISECONDS);
     }
 
     private void disarm() {

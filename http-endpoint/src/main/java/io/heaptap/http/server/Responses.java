@@ -8,9 +8,11 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpChunkedInput;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 
@@ -22,9 +24,15 @@ final class Responses {
     private Responses() {
     }
 
+    /**
+     * Writes the answer: at once when small, else in chunks as the client reads ({@link ByteArrayChunks}).
+     * The future completes when the whole body is written, or fails when the connection closes first.
+     */
     static ChannelFuture send(Channel channel, Response r, boolean keepAlive, String corsOrigin) {
-        FullHttpResponse out = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(r.status()),
-                Unpooled.wrappedBuffer(r.body()));
+        boolean whole = r.body().length <= ByteArrayChunks.CHUNK;
+        HttpResponse out = whole
+                ? new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(r.status()), Unpooled.wrappedBuffer(r.body()))
+                : new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(r.status()));
         out.headers().set(HttpHeaderNames.CONTENT_TYPE, r.contentType())
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, r.body().length)
                 .set("X-Content-Type-Options", "nosniff")
@@ -38,7 +46,13 @@ final class Responses {
             out.headers().set(h.getKey(), List.of(h.getValue().split("\n")));
         }
         out.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
-        ChannelFuture written = channel.writeAndFlush(out);
+        ChannelFuture written;
+        if (whole) {
+            written = channel.writeAndFlush(out);
+        } else {
+            channel.write(out);
+            written = channel.writeAndFlush(new HttpChunkedInput(new ByteArrayChunks(r.body())));
+        }
         if (!keepAlive) {
             written.addListener(ChannelFutureListener.CLOSE);
         }

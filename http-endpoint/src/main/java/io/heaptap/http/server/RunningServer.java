@@ -2,13 +2,16 @@ package io.heaptap.http.server;
 
 import io.heaptap.http.route.Router;
 import io.heaptap.nativeagent.NativeAgent;
+import io.heaptap.session.HeapBudget;
 import io.heaptap.session.ServeOptions;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 
@@ -32,6 +35,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class RunningServer {
     private static final int WORKERS = 2;
+    /** Bytes queued for a connection beyond which it is unwritable and answers wait (see {@link ByteArrayChunks}). */
+    static final int HIGH_WATER_MARK = 64 * 1024;
+    static final int LOW_WATER_MARK = 32 * 1024;
     private static final int QUEUE = 32;
     /** Set on the workers' threads: a close asked for by a request being answered must not close under it. */
     private static final ThreadLocal<Boolean> ON_A_WORKER = new ThreadLocal<>();
@@ -76,7 +82,7 @@ public final class RunningServer {
      * Binds and starts serving, or fails with an {@link IllegalStateException} that says why, having
      * released everything it had started.
      */
-    public static RunningServer start(ServeOptions options, String token, Router router, Threads threads) {
+    public static RunningServer start(ServeOptions options, String token, Router router, Threads threads, HeapBudget budget) {
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, named("heaptap-http-loop", false), NioIoHandler.newFactory());
         try {
             Channel channel = new ServerBootstrap()
@@ -84,7 +90,13 @@ public final class RunningServer {
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 64)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new ChannelSetup(router, new AccessCheck(token, options.allowOrigin()), threads.workers()))
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(LOW_WATER_MARK, HIGH_WATER_MARK))
+                    // Unpooled: a buffer's native memory is freed when it is released, not kept in a pool's chunks
+                    // after the connections that needed it have gone (this endpoint needs no pooling's speed).
+                    .childOption(ChannelOption.ALLOCATOR, new UnpooledByteBufAllocator(true))
+                    // A client that shuts its sending side after a whole request still gets its answer (Dispatcher).
+                    .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                    .childHandler(new ChannelSetup(router, new AccessCheck(token, options.allowOrigin()), threads.workers(), budget))
                     .bind(new InetSocketAddress(options.bind(), options.port()))
                     .sync()
                     .channel();

@@ -240,12 +240,16 @@ class HttpIT {
             for (int i = 0; i < 2; i++) {
                 cutOff.add(clients.submit(() -> secondsUntilClosed(new byte[0], 0)));                    // says nothing
                 cutOff.add(clients.submit(() -> secondsUntilClosed("GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                        .getBytes(StandardCharsets.US_ASCII), 1000)));                                   // a byte a second
+                        .getBytes(StandardCharsets.US_ASCII), 300)));                                    // a byte every 300 ms
             }
             for (Future<Long> f : cutOff) {
                 long seconds = f.get();
-                assertTrue(seconds >= 9 && seconds <= 20, "cut off after " + seconds + " s, the deadline is 10 s");
+                assertTrue(seconds <= 5, "cut off after " + seconds + " s: a connection that has not shown the token has 1 s");
             }
+            // A connection that has shown the token keeps its slot while idle for the ordinary deadline.
+            String authorized = "GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + http.token() + "\r\n\r\n";
+            long idle = secondsUntilClosedAfterAnswer(authorized.getBytes(StandardCharsets.US_ASCII));
+            assertTrue(idle >= 9 && idle <= 20, "an idle keep-alive connection cut off after " + idle + " s, the deadline is 10 s");
         } finally {
             clients.shutdownNow();
         }
@@ -283,6 +287,20 @@ class HttpIT {
             }
         }
         return TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+    }
+
+    /** Sends a whole request, reads its answer, then stays silent: seconds from the answer until the server closes. */
+    long secondsUntilClosedAfterAnswer(byte[] request) throws IOException {
+        try (Socket socket = new Socket(http.uri().getHost(), http.uri().getPort())) {
+            socket.setSoTimeout(60_000);
+            socket.getOutputStream().write(request);
+            socket.getOutputStream().flush();
+            InputStream in = socket.getInputStream();
+            assertTrue(in.read() >= 0, "an answer");
+            long start = System.nanoTime();
+            in.readAllBytes();  // the rest of the answer, then the close
+            return TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        }
     }
 
     @Test

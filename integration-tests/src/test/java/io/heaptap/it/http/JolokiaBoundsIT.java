@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.heaptap.it.support.HeaptapCli;
 import io.heaptap.it.support.Http;
 import io.heaptap.it.support.Http.Reply;
 import io.heaptap.it.support.Jdk;
@@ -18,7 +19,9 @@ import io.heaptap.it.workload.Allocator;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
@@ -26,6 +29,8 @@ import javax.management.openmbean.CompositeData;
 import javax.management.remote.JMXConnector;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Issue #15's first attack: a 64 KiB Jolokia bulk POST of 1,900 {@code read *:*} requests, sent by
@@ -105,6 +110,100 @@ class JolokiaBoundsIT {
             String after = Threads.threadNames(target.pid());
             assertEquals(Threads.threadCount(before, "allocator"), Threads.threadCount(after, "allocator"), "the application's threads live on");
             assertFalse(target.stderr().contains("OutOfMemoryError"), target.stderr());
+        }
+    }
+
+    static Stream<Jdk> jdks() {
+        return Jdk.all().stream();
+    }
+
+    /**
+     * Issue #34's second failure: on -Xmx16m a bulk of 100 {@code list} requests ran heaptap's thread out of
+     * heap, 10 times in 10, and with -XX:+ExitOnOutOfMemoryError (a common production flag) one such request
+     * ended the application. Now each answer is reserved from heaptap's heap budget (2 MiB here) and counted
+     * as it is written: the target lives, and every answer is bounded or a clear refusal.
+     */
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void aBulkOfListsOnASixteenMegabyteHeapIsBoundedAndTheTargetLives(Jdk jdk) throws Exception {
+        try (TargetJvm target = TargetJvm.start(jdk, Allocator.class, List.of("-Xmx16m", "-XX:+ExitOnOutOfMemoryError"))) {
+            Http http = HttpEndpoint.serve(target.pid());
+            byte[] lists = bulk(100, "{\"type\":\"list\",\"config\":{\"maxDepth\":0,\"maxObjects\":0}}");
+            byte[] mixed = bulk(100, "{\"type\":\"list\"}", "{\"type\":\"read\",\"mbean\":\"java.lang:type=MemoryPool,*\"}",
+                    "{\"type\":\"read\",\"mbean\":\"io.heaptap:type=Heaptap\"}", "{\"type\":\"search\",\"mbean\":\"*:*\"}",
+                    "{\"type\":\"read\",\"mbean\":\"java.lang:type=Threading\"}");
+            int longest = 0;
+            int refusedWhole = 0;
+            int answered = 0;
+            int cut = 0;
+            for (int round = 0; round < 10; round++) {
+                // Two at once: both of heaptap's workers answer Jolokia together.
+                CompletableFuture<Reply> other = CompletableFuture.supplyAsync(() -> http.post("/jolokia/", mixed,
+                        "Content-Type", "application/json"));
+                List<Reply> replies;
+                try {
+                    replies = List.of(http.post("/jolokia/", lists, "Content-Type", "application/json"), other.join());
+                } catch (RuntimeException e) {
+                    throw new AssertionError("round " + round + ": " + e + "; the target is " + (target.isAlive() ? "alive" : "gone")
+                            + "; its stderr:\n" + target.stderr(), e);
+                }
+                for (Reply r : replies) {
+                    assertTrue(target.isAlive(), "round " + round + ": the target exited; its stderr:\n" + target.stderr());
+                    longest = Math.max(longest, r.body().length);
+                    assertTrue(r.body().length <= 256 << 10, "at most an eighth of heaptap's 2 MiB budget: " + r.body().length);
+                    if (r.status() == 503) {
+                        HttpEndpoint.expectError(r, 503, null);
+                        assertTrue(r.text().contains("heap budget"), r.text());
+                        refusedWhole++;
+                        continue;
+                    }
+                    assertEquals(200, r.status(), r.toString());
+                    JsonNode answers = HttpEndpoint.json(r);
+                    assertEquals(100, answers.size());
+                    for (JsonNode a : answers) {
+                        int st = a.get("status").asInt();
+                        assertTrue(st == 200 || st == 503, a.toString().substring(0, Math.min(300, a.toString().length())));
+                        if (st == 503) {
+                            assertEquals("heaptap.limit", a.get("error_type").asText(), a.toString());
+                            cut++;
+                        } else {
+                            answered++;
+                        }
+                    }
+                }
+            }
+            System.out.printf("%s, -Xmx16m: 10 x 2 bulks of 100 at once: %d answers, %d cut by the answer bound, %d bulks refused"
+                    + " by the heap budget; longest answer %,d bytes%n", jdk, answered, cut, refusedWhole, longest);
+            assertTrue(answered >= 10, "lists are still answered: " + answered);
+            assertTrue(target.isAlive());
+            assertEquals(200, http.get("/api/status").status());
+            assertFalse(target.stderr().contains("OutOfMemoryError"), target.stderr());
+        }
+    }
+
+    /**
+     * Issue #34's ninth failure: one Jolokia exec of {@code openRawDump} per slot held all four of the agent's
+     * raw-dump slots, and then every dump through every door failed. Raw dumps are the CLI's alone: refused
+     * through Jolokia however the operation is named, and the CLI's own dump works after.
+     */
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void rawDumpOperationsAreRefusedThroughJolokia(Jdk jdk) throws Exception {
+        try (TargetJvm target = TargetJvm.start(jdk, Allocator.class)) {
+            Http http = HttpEndpoint.serve(target.pid());
+            for (String op : List.of("openRawDump", "openRawDump(boolean)", "openRawDump(boolean)", "openRawDump", "openRawDump",
+                    "readRawDump(java.lang.String,long,int)", "closeRawDump(java.lang.String)")) {
+                String args = op.startsWith("openRawDump") ? "[false]" : op.startsWith("readRawDump") ? "[\"1\",0,100]" : "[\"1\"]";
+                Reply r = http.post("/jolokia/", ("{\"type\":\"exec\",\"mbean\":\"io.heaptap:type=Heaptap\",\"operation\":\"" + op
+                        + "\",\"arguments\":" + args + "}").getBytes(StandardCharsets.UTF_8), "Content-Type", "application/json");
+                assertEquals(200, r.status(), r.toString());
+                JsonNode answer = HttpEndpoint.json(r);
+                assertEquals(403, answer.get("status").asInt(), op + ": " + r.text());
+            }
+            HeaptapCli.Result capture = HeaptapCli.run("capture", Long.toString(target.pid()), "--duration", "1s");
+            assertEquals(0, capture.exitCode(), capture.toString());
+            HeaptapCli.Result status = HeaptapCli.run("status", Long.toString(target.pid()));
+            assertEquals(0, status.exitCode(), status.toString());
         }
     }
 }
