@@ -66,11 +66,31 @@ final class ServeCommand extends TargetCommand {
         if (service != null && !continuous) {
             throw new HeaptapException(ExitCode.USAGE, "--service names continuous sampling's scrapes: add --continuous");
         }
+        options = options(null);
+    }
+
+    private ServeOptions options(String token) {
         try {
-            options = new ServeOptions(bind, port, tokenFile == null ? null : TokenFile.read(tokenFile), corsOrigin);
+            return new ServeOptions(bind, port, token, corsOrigin);
         } catch (IllegalArgumentException e) {
             throw new HeaptapException(ExitCode.USAGE, e.getMessage());
         }
+    }
+
+    /**
+     * Reads --token-file once the target is known: the file must belong to the uid the target runs
+     * as (see TokenFile.read), which the CLI, often root, cannot tell before.
+     */
+    @Override
+    ExitCode run(Target t) throws Exception {
+        if (!stop && tokenFile != null) {
+            try {
+                options = options(TokenFile.read(tokenFile, t.uid().orElse(-1)));
+            } catch (IllegalArgumentException e) {
+                throw new HeaptapException(ExitCode.USAGE, e.getMessage());
+            }
+        }
+        return super.run(t);
     }
 
     /** No JMX: the agent's arguments carry the options (the target reads the token file itself). */
