@@ -100,7 +100,7 @@ public final class NativeLibrary {
             return oneOff(parent, bytes);
         } catch (IOException | SecurityException | UnsupportedOperationException e) {
             throw new NativeAgentException(NativeAgentException.Reason.UNAVAILABLE,
-                    "cannot extract heaptap's native agent: " + e.getMessage());
+                    "cannot extract heaptap's native agent: " + e.getMessage(), e);
         }
     }
 

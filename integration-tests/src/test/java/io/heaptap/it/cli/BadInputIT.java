@@ -36,6 +36,7 @@ class BadInputIT {
                 Arguments.of(List.of("--duration", "0"), "duration must be positive"),
                 Arguments.of(List.of("--duration", "-5s"), "duration must be positive"),
                 Arguments.of(List.of("--duration", "soon"), "cannot read 'soon' as a duration"),
+                Arguments.of(List.of("--duration", "1s1s"), "give each unit once"),  // issue #34: was 2 s
                 Arguments.of(List.of("--duration", "25h"), "above the maximum of 24h"),
                 Arguments.of(List.of("--interval", "0"), "interval must be positive"),
                 Arguments.of(List.of("--interval", "-1k"), "interval must be positive"),
@@ -135,6 +136,29 @@ class BadInputIT {
                 assertTrue(all.codePoints().noneMatch(c -> c < 0x20 && c != '\n' || c >= 0x7f && c <= 0x9f || c == 0x202e),
                         () -> "no control character reaches the terminal:\n" + r);
             }
+        }
+    }
+
+    /**
+     * Issue #34, item 10: continuous sampling's service name (by default the target's jar or main
+     * class, which another user chooses) was printed raw by serve --continuous.
+     */
+    @Test
+    void aServiceNameReachesNoTerminalAsControlCharacters() throws Exception {
+        String service = "orders\u001b]0;PWNED\u0007\u001b[2J\u009b31m\u202e";
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class)) {
+            String pid = Long.toString(target.pid());
+            assertEquals(0, HeaptapCli.run("status", pid).exitCode());  // loads heaptap
+            try (JMXConnector jmx = Jmx.local(target.pid())) {
+                jmx.getMBeanServerConnection().invoke(Jmx.NAME, "startContinuous", new Object[] {service},
+                        new String[] {"java.lang.String"});
+            }
+            Result r = HeaptapCli.run("serve", pid, "--continuous");
+            assertEquals(0, r.exitCode(), r::toString);
+            assertTrue(r.out().contains("orders\\x1b]0;PWNED"), r::toString);
+            String all = r.out() + r.stderr();
+            assertTrue(all.codePoints().noneMatch(c -> c < 0x20 && c != '\n' || c >= 0x7f && c <= 0x9f || c == 0x202e),
+                    () -> "no control character reaches the terminal:\n" + r);
         }
     }
 
