@@ -23,11 +23,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import javax.management.remote.JMXConnector;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The host's folders as production hosts have them (issue #34): a container's uid with no passwd
@@ -46,9 +49,14 @@ class HostFoldersIT {
     }
 
     /** Item 7: OpenShift runs a container as an arbitrary uid with no name; user.name is "?". */
-    @Test
-    void aUidWithNoPasswdEntryServesAndDumps() throws Exception {
-        try (TargetJvm target = TargetJvm.startWith(AS_4242, Jdk.current(), Allocator.class, List.of("-Djava.io.tmpdir=/tmp"))) {
+    static Stream<Jdk> jdks() {
+        return Jdk.all().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void aUidWithNoPasswdEntryServesAndDumps(Jdk jdk) throws Exception {
+        try (TargetJvm target = TargetJvm.startWith(AS_4242, jdk, Allocator.class, List.of("-Djava.io.tmpdir=/tmp"))) {
             String pid = Long.toString(target.pid());
             Result serve = HeaptapCli.runWith(AS_4242, "serve", pid);
             assertEquals(0, serve.exitCode(), () -> "issue #34: heaptap refused the folder it had made: " + serve);
@@ -75,9 +83,10 @@ class HostFoldersIT {
     }
 
     /** Item 12: one mkdir per pid (3 s for all of them) made the default serve and MBean dumps fail. */
-    @Test
-    void aDumpFolderNameAnotherUserHoldsFallsBackToOneOfTheTargetsUser() throws Exception {
-        try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class, List.of("-Djava.io.tmpdir=/tmp"))) {
+    @ParameterizedTest
+    @MethodSource("jdks")
+    void aDumpFolderNameAnotherUserHoldsFallsBackToOneOfTheTargetsUser(Jdk jdk) throws Exception {
+        try (TargetJvm target = TargetJvm.start(jdk, Allocator.class, List.of("-Djava.io.tmpdir=/tmp"))) {
             Path squatted = Path.of("/tmp", "heaptap-" + target.pid());
             asNobody("mkdir -m 777 " + squatted);
             try {
