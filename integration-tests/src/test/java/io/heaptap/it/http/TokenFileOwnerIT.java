@@ -50,7 +50,7 @@ class TokenFileOwnerIT {
 
     @Test
     void aSecretOfRootsIsNeverHandedToAnotherUsersJvm() throws Exception {
-        Path rootsSecret = tokenFile("roots-secret", "root's password");
+        Path rootsSecret = tokenFile("roots-secret", "roots-password-0123456789abcdef");
         try (TargetJvm target = TargetJvm.startWith(List.of("setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"), Jdk.current(), Allocator.class,
                 List.of())) {
             String pid = Long.toString(target.pid());
@@ -59,14 +59,14 @@ class TokenFileOwnerIT {
             assertTrue(r.stderr().contains("cannot read"), r::toString);
 
             // nobody's own file is the one that works
-            Path nobodys = tokenFile("nobodys-own", "their token");
+            Path nobodys = tokenFile("nobodys-own", "their-token-0123456789abcdef");
             Files.setAttribute(nobodys, "unix:uid", 65534);
             Result served = HeaptapCli.run("serve", pid, "--token-file", nobodys.toString());
             assertEquals(0, served.exitCode(), served::toString);
             Matcher url = URL.matcher(served.out());
             assertTrue(url.find(), served::toString);
-            assertEquals(200, new Http(url.group(1), "their token").get("/api/status").status());
-            assertEquals(401, new Http(url.group(1), "root's password").get("/api/status").status());
+            assertEquals(200, new Http(url.group(1), "their-token-0123456789abcdef").get("/api/status").status());
+            assertEquals(401, new Http(url.group(1), "roots-password-0123456789abcdef").get("/api/status").status());
         }
     }
 
