@@ -394,8 +394,8 @@ public final class AgentConnection implements AutoCloseable {
         }
         return CompletableFuture.supplyAsync(() -> {
             try {
-                return NativeLibrary.extract(Path.of(System.getProperty("java.io.tmpdir")));
-            } catch (NativeAgentException e) {
+                return extract();
+            } catch (NativeAgentException | HeaptapException e) {
                 throw new CompletionException(e);
             }
         });
@@ -404,13 +404,45 @@ public final class AgentConnection implements AutoCloseable {
     private static NativeLibrary.Extracted extracted(CompletableFuture<NativeLibrary.Extracted> library) throws NativeAgentException {
         try {
             NativeLibrary.Extracted lib = library.join();
-            return lib != null ? lib : NativeLibrary.extract(Path.of(System.getProperty("java.io.tmpdir")));
+            return lib != null ? lib : extract();
         } catch (CompletionException e) {
             if (e.getCause() instanceof NativeAgentException n) {
                 throw n;
             }
+            if (e.getCause() instanceof HeaptapException h) {
+                throw h;
+            }
             throw e;
         }
+    }
+
+    /**
+     * Puts the library into the CLI's temporary folder (java.io.tmpdir). That folder full or
+     * read-only is a problem of the host, not a bug of heaptap's: exit 4 with the folder named.
+     */
+    private static NativeLibrary.Extracted extract() throws NativeAgentException {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        try {
+            return NativeLibrary.extract(tmp);
+        } catch (NativeAgentException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw new HeaptapException(ExitCode.CANNOT_ATTACH, "cannot write heaptap's native agent into " + tmp
+                        + " (java.io.tmpdir, heaptap's temporary folder): " + why(io)
+                        + "; free space there or make it writable, or run heaptap with -Djava.io.tmpdir=<another folder>");
+            }
+            throw e;
+        }
+    }
+
+    private static String why(IOException e) {
+        String m = String.valueOf(e.getMessage());
+        if (m.contains("No space left")) {
+            return "it is full";
+        }
+        if (m.contains("Read-only file system")) {
+            return "it is read-only";
+        }
+        return e instanceof java.nio.file.AccessDeniedException ? "permission denied" : m;
     }
 
     /** Deletes a one-off copy of the library once the attach is over (loaded or not). */

@@ -1,6 +1,7 @@
 package io.heaptap.attach;
 
 import io.heaptap.nativeagent.NativeLibrary;
+import io.heaptap.profile.format.FileOwner;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,6 +22,30 @@ final class ProcFiles {
     private static final Pattern JAVA_VERSION = Pattern.compile("^JAVA_VERSION=\"([^\"]+)\"", Pattern.MULTILINE);
 
     private ProcFiles() {
+    }
+
+    /**
+     * Whether this process may attach to pid by the Attach API's rule: the same uid, or root. Compared
+     * by uid (the owner of /proc/pid): a container's arbitrary uid has no name, its user.name is "?"
+     * while the process's user is "4242". By name only where /proc gives no uid.
+     */
+    static boolean sameUserOrRoot(long pid, String ownerName) {
+        int me = FileOwner.myUid();
+        OptionalInt owner = uid(pid);
+        if (me >= 0 && owner.isPresent()) {
+            return me == 0 || owner.getAsInt() == me;
+        }
+        String name = System.getProperty("user.name");
+        return ownerName.equals(name) || "root".equals(name);
+    }
+
+    /** The uid the process runs as (the owner of /proc/pid), if /proc tells it. */
+    static OptionalInt uid(long pid) {
+        try {
+            return FileOwner.uid(Path.of("/proc", Long.toString(pid)));
+        } catch (IOException e) {
+            return OptionalInt.empty();
+        }
     }
 
     /** The Java version from the {@code release} file of the JDK the process runs, if readable. */

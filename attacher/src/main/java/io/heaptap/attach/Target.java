@@ -1,5 +1,7 @@
 package io.heaptap.attach;
 
+import java.util.OptionalInt;
+
 /**
  * A local JVM to attach to.
  *
@@ -7,4 +9,8 @@ package io.heaptap.attach;
  * @param displayName main class or jar and arguments, as the Attach API lists it (or the command line)
  */
 public record Target(long pid, String displayName) {
+    /** The uid it runs as, if /proc tells it. */
+    public OptionalInt uid() {
+        return ProcFiles.uid(pid);
+    }
 }

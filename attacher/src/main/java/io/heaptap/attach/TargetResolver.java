@@ -70,8 +70,7 @@ public final class TargetResolver {
             throw new HeaptapException(ExitCode.NO_TARGET, "pid " + pid + " is heaptap itself");
         }
         String owner = process.get().info().user().orElse(null);
-        String me = System.getProperty("user.name");
-        if (owner != null && !owner.equals(me) && !"root".equals(me)) {
+        if (owner != null && !ProcFiles.sameUserOrRoot(pid, owner)) {
             throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + pid + " belongs to user '" + owner
                     + "'; the Attach API only works as the same user: run heaptap as that user, for example "
                     + "sudo -u " + owner + " java -jar heaptap.jar ...");

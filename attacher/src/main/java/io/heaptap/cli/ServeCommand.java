@@ -66,11 +66,31 @@ final class ServeCommand extends TargetCommand {
         if (service != null && !continuous) {
             throw new HeaptapException(ExitCode.USAGE, "--service names continuous sampling's scrapes: add --continuous");
         }
+        options = options(null);
+    }
+
+    private ServeOptions options(String token) {
         try {
-            options = new ServeOptions(bind, port, tokenFile == null ? null : TokenFile.read(tokenFile), corsOrigin);
+            return new ServeOptions(bind, port, token, corsOrigin);
         } catch (IllegalArgumentException e) {
             throw new HeaptapException(ExitCode.USAGE, e.getMessage());
         }
+    }
+
+    /**
+     * Reads --token-file once the target is known: the file must belong to the uid the target runs
+     * as (see TokenFile.read), which the CLI, often root, cannot tell before.
+     */
+    @Override
+    ExitCode run(Target t) throws Exception {
+        if (!stop && tokenFile != null) {
+            try {
+                options = options(TokenFile.read(tokenFile, t.uid().orElse(-1)));
+            } catch (IllegalArgumentException e) {
+                throw new HeaptapException(ExitCode.USAGE, e.getMessage());
+            }
+        }
+        return super.run(t);
     }
 
     /** No JMX: the agent's arguments carry the options (the target reads the token file itself). */
@@ -97,7 +117,7 @@ final class ServeCommand extends TargetCommand {
             }
         }
         AgentConnection.Served served = AgentConnection.serveWithoutJmx(t, args.toString());
-        System.out.println("pid " + t.pid() + ": serving at " + served.url());
+        Terminal.println("pid " + t.pid() + ": serving at " + served.url());
         printCredential(served.url(), served.tokenFile());
         System.err.println("heaptap: " + refused.getMessage() + "; served through the agent's arguments instead");
         return ExitCode.OK;
@@ -108,18 +128,18 @@ final class ServeCommand extends TargetCommand {
         HeaptapMXBean h = connection.heaptap();
         long pid = connection.target().pid();
         if (stop) {
-            System.out.println("pid " + pid + ": " + (h.stopServing() ? "stopped serving" : "was not serving"));
+            Terminal.println("pid " + pid + ": " + (h.stopServing() ? "stopped serving" : "was not serving"));
             return ExitCode.OK;
         }
         String running = h.getHttpUrl();
         if (!running.isEmpty()) {
-            System.out.println("pid " + pid + ": already serving at " + running);
+            Terminal.println("pid " + pid + ": already serving at " + running);
             printCredential(running, h.getHttpTokenFile());
             return startContinuous(h, pid);
         }
         String url = h.startServing(options.bind(), options.port(), options.token() == null ? "" : options.token(),
                 options.allowOrigin() == null ? "" : options.allowOrigin());
-        System.out.println("pid " + pid + ": serving at " + url);
+        Terminal.println("pid " + pid + ": serving at " + url);
         printCredential(url, h.getHttpTokenFile());
         return startContinuous(h, pid);
     }
@@ -130,10 +150,10 @@ final class ServeCommand extends TargetCommand {
         }
         String running = h.getContinuous();
         if (!running.isEmpty()) {
-            System.out.println("pid " + pid + ": continuous sampling runs already, " + running);
+            Terminal.println("pid " + pid + ": continuous sampling runs already, " + running);
             return ExitCode.OK;
         }
-        System.out.println("pid " + pid + ": continuous sampling " + h.startContinuous(service == null ? "" : service));
+        Terminal.println("pid " + pid + ": continuous sampling " + h.startContinuous(service == null ? "" : service));
         return ExitCode.OK;
     }
 
@@ -142,12 +162,12 @@ final class ServeCommand extends TargetCommand {
         String file = targetTokenFile != null && !targetTokenFile.isEmpty() ? targetTokenFile
                 : tokenFile != null ? tokenFile.toAbsolutePath().toString() : null;
         if (file == null) {
-            System.out.println("every request needs the token given with --token-file when serving started");
+            Terminal.println("every request needs the token given with --token-file when serving started");
             return;
         }
-        System.out.println("every request needs the token in " + file + owner(Path.of(file)) + ":");
-        System.out.println("  curl -H \"Authorization: Bearer $(cat " + file + ")\" " + url + "api/status");
-        System.out.println("  browser: open " + url + " and sign in with any user name and the token as password");
+        Terminal.println("every request needs the token in " + file + owner(Path.of(file)) + ":");
+        Terminal.println("  curl -H \"Authorization: Bearer $(cat " + file + ")\" " + url + "api/status");
+        Terminal.println("  browser: open " + url + " and sign in with any user name and the token as password");
     }
 
     private static String owner(Path file) {

@@ -22,6 +22,12 @@ public final class NativeAgentException extends Exception {
         this.reason = reason;
     }
 
+    /** With the I/O failure behind it (the temporary folder full or read-only, say), for the CLI to tell apart. */
+    public NativeAgentException(Reason reason, String message, Throwable cause) {
+        super(message, cause);
+        this.reason = reason;
+    }
+
     public Reason reason() {
         return reason;
     }

@@ -1,5 +1,7 @@
 package io.heaptap.nativeagent;
 
+import io.heaptap.profile.format.FileOwner;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -98,7 +100,7 @@ public final class NativeLibrary {
             return oneOff(parent, bytes);
         } catch (IOException | SecurityException | UnsupportedOperationException e) {
             throw new NativeAgentException(NativeAgentException.Reason.UNAVAILABLE,
-                    "cannot extract heaptap's native agent: " + e.getMessage());
+                    "cannot extract heaptap's native agent: " + e.getMessage(), e);
         }
     }
 
@@ -148,7 +150,7 @@ public final class NativeLibrary {
             // made by an earlier or a concurrent load; checked below like any other
         }
         PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        boolean ours = a.isDirectory() && a.owner().getName().equals(System.getProperty("user.name"));
+        boolean ours = a.isDirectory() && FileOwner.isMine(dir);  // by uid: an arbitrary uid's user.name is "?"
         if (!ours || a.permissions().stream().anyMatch(WRITABLE_BY_OTHERS::contains)) {
             return null;
         }
@@ -162,7 +164,7 @@ public final class NativeLibrary {
             return false;
         }
         PosixFileAttributes a = Files.readAttributes(lib, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        return a.isRegularFile() && a.owner().getName().equals(System.getProperty("user.name"))
+        return a.isRegularFile() && FileOwner.isMine(lib)
                 && a.permissions().stream().noneMatch(WRITABLE_BY_OTHERS::contains)
                 && a.size() == bytes.length && Arrays.equals(Files.readAllBytes(lib), bytes);
     }

@@ -13,6 +13,9 @@ public final class HumanUnits {
     private static final Pattern DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h|d)");
     private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?");
 
+    /** Duration units, largest first. */
+    private static final java.util.List<String> UNITS = java.util.List.of("d", "h", "m", "s", "ms");
+
     private HumanUnits() {
     }
 
@@ -25,6 +28,7 @@ public final class HumanUnits {
         Matcher m = DURATION_PART.matcher(s);
         long nanos = 0;
         int at = 0;
+        int lastRank = -1;
         while (m.find() && m.start() == at) {
             double value = Double.parseDouble(m.group(1));
             double unitNanos = switch (m.group(2)) {
@@ -34,6 +38,13 @@ public final class HumanUnits {
                 case "h" -> 3600e9;
                 default -> 86400e9;
             };
+            int rank = UNITS.indexOf(m.group(2));
+            if (rank <= lastRank) {
+                // 1s1s or 1s1m is a typo, not 2 s: each unit once, the largest first, as in 1h30m
+                throw new IllegalArgumentException("cannot read '" + text + "' as a duration: give each unit once, the largest"
+                        + " first (examples: 30s, 2m, 1h30m, 500ms)");
+            }
+            lastRank = rank;
             nanos = Math.addExact(nanos, (long) (value * unitNanos));
             at = m.end();
         }

@@ -17,7 +17,7 @@ class HumanUnitsTest {
         assertEquals(Duration.ofMinutes(90), HumanUnits.parseDuration("1h30m"));
         assertEquals(Duration.ofMillis(1500), HumanUnits.parseDuration("1.5s"));
         assertEquals(Duration.ofDays(1), HumanUnits.parseDuration("1d"));
-        for (String bad : new String[] {"", "s", "soon", "10 parsecs", "5s3", "-5s"}) {
+        for (String bad : new String[] {"", "s", "soon", "10 parsecs", "5s3", "-5s", "1s1s", "1s1m", "30m1h"}) {
             assertThrows(IllegalArgumentException.class, () -> HumanUnits.parseDuration(bad), bad);
         }
     }

@@ -1,6 +1,7 @@
 package io.heaptap.session;
 
 import io.heaptap.profile.format.AtomicFile;
+import io.heaptap.profile.format.FileOwner;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -18,9 +19,13 @@ import java.util.Set;
 
 /**
  * The one folder a target writes its files to (MBean {@code dump}, the HTTP endpoint's token): by
- * default {@code java.io.tmpdir/heaptap-<pid>}, owner-only. A folder found there that is not
- * heaptap's own (another owner, a symbolic link, open to group or others: someone else may have
- * planted files in it) is refused, never used as it is. Only plain, short, printable file names are
+ * default {@code java.io.tmpdir/heaptap-<pid>}, owner-only. A name found there that is not this
+ * JVM's user's folder (another uid's, a symbolic link, a file: another user squatting the name, which
+ * takes one {@code mkdir} per pid) is never used: the folder falls back to a fresh one with a random
+ * name, {@code java.io.tmpdir/heaptap-<pid>-<random>}, made exclusively and owner-only, and
+ * {@link #root()} and {@link #note()} name it. Owners are compared by uid, never by name (a container's
+ * arbitrary uid has no name). heaptap's own folder found open to group or others is refused with the
+ * fix to make (someone else may have put files in it). Only plain, short, printable file names are
  * accepted (no folders, no {@code ..}, no hidden names, no control characters), and the folder is
  * bounded in files and bytes, so dumps cannot fill the disk of a production host.
  */
@@ -32,18 +37,37 @@ public final class DumpDirectory {
     private static final Set<PosixFilePermission> GROUP_OR_OTHERS = EnumSet.complementOf(EnumSet.of(
             PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE));
 
-    private final Path root;
+    private final Path preferred;
+    /** The folder in use when the preferred name was not ours, else null. */
+    private Path fallback;
+    private String note = "";
 
     public DumpDirectory(Path root) {
-        this.root = root.toAbsolutePath().normalize();
+        this.preferred = root.toAbsolutePath().normalize();
     }
 
     public static DumpDirectory forThisJvm() {
         return new DumpDirectory(Path.of(System.getProperty("java.io.tmpdir"), "heaptap-" + ProcessHandle.current().pid()));
     }
 
-    public Path root() {
-        return root;
+    /**
+     * The folder in use: the preferred one, or the fallback chosen when another user holds that name
+     * (found out here if no file was written yet, so that the status names the folder files will go to).
+     */
+    public synchronized Path root() {
+        if (fallback == null && Files.exists(preferred, LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                ensureSafe();
+            } catch (IOException | RuntimeException e) {
+                // reported when a file is written
+            }
+        }
+        return fallback != null ? fallback : preferred;
+    }
+
+    /** Why the folder in use is not the preferred one (naming both), or empty. */
+    public synchronized String note() {
+        return note;
     }
 
     /** Writes a file inside the folder (through a temporary file and a rename) and returns its path. */
@@ -80,7 +104,7 @@ public final class DumpDirectory {
         }
         String name = fileName.trim();
         if (name.contains("/") || name.contains("\\") || name.startsWith(".")) {
-            throw new IllegalArgumentException("refused '" + printable(fileName) + "': dumps are written only inside " + root
+            throw new IllegalArgumentException("refused '" + printable(fileName) + "': dumps are written only inside " + root()
                     + "; give a plain file name such as profile.pb.gz");
         }
         if (name.chars().anyMatch(c -> c < 0x20 || c == 0x7f || Character.isISOControl(c))) {
@@ -95,38 +119,69 @@ public final class DumpDirectory {
     }
 
     /**
-     * The folder, created owner-only when missing; refused when it is not safely this JVM user's own.
-     * Public for the HTTP endpoint's generated token file, which lives here too.
+     * The folder, created owner-only when missing; a fresh fallback when the name is not this JVM
+     * user's folder; refused when it is ours but open to others. Public for the HTTP endpoint's
+     * generated token file, which lives here too.
      */
     public synchronized Path ensureSafe() throws IOException {
-        boolean posix = root.getFileSystem().supportedFileAttributeViews().contains("posix");
-        if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+        Path dir = fallback != null ? fallback : preferred;
+        String notOurs = prepare(dir);
+        if (notOurs == null) {
+            return dir;
+        }
+        Path fresh = createFallback(preferred);
+        String problem = prepare(fresh);
+        if (problem != null) {
+            throw new IllegalStateException(notOurs + ", and the fallback " + fresh + " " + problem + ": refused");
+        }
+        fallback = fresh;
+        note = notOurs + ": using " + fresh + " instead";
+        return fresh;
+    }
+
+    /**
+     * Creates the folder owner-only if missing; null when it is this user's own plain folder, else why
+     * it is not (another user may hold the name); throws when it is ours but open to others.
+     */
+    private static String prepare(Path dir) throws IOException {
+        boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             try {
                 if (posix) {
-                    Files.createDirectory(root, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                    Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
                 } else {
-                    Files.createDirectory(root);
+                    Files.createDirectory(dir);
                 }
             } catch (FileAlreadyExistsException raced) {
                 // checked below like any existing folder
             }
         }
-        if (Files.isSymbolicLink(root) || !Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IllegalStateException("the dump directory " + root + " is not a plain folder (a symbolic link?): refused");
+        if (Files.isSymbolicLink(dir) || !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return dir + " is not a plain folder (a symbolic link or a file, owned by " + FileOwner.describe(dir) + ")";
         }
-        String owner = Files.getOwner(root, LinkOption.NOFOLLOW_LINKS).getName();
-        if (!owner.equals(System.getProperty("user.name"))) {
-            throw new IllegalStateException("the dump directory " + root + " belongs to " + owner + ", not to this JVM's user: refused");
+        if (!FileOwner.isMine(dir)) {
+            return dir + " belongs to " + FileOwner.describe(dir) + ", not to this JVM's user (uid " + FileOwner.myUid() + ")";
         }
         if (posix) {
-            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(root, LinkOption.NOFOLLOW_LINKS);
+            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS);
             if (perms.stream().anyMatch(GROUP_OR_OTHERS::contains)) {
-                throw new IllegalStateException("the dump directory " + root + " is open to other users ("
+                throw new IllegalStateException("the dump directory " + dir + " is open to other users ("
                         + PosixFilePermissions.toString(perms) + "): refused, as others may have put files in it;"
-                        + " remove it, or chmod 700 " + root + " if its files are yours");
+                        + " remove it, or chmod 700 " + dir + " if its files are yours");
             }
         }
-        return root;
+        return null;
+    }
+
+    /** A new folder beside the preferred one, with a random name nobody can hold in advance (mkdtemp). */
+    private static Path createFallback(Path preferred) throws IOException {
+        Path parent = preferred.getParent();
+        String prefix = preferred.getFileName() + "-";
+        if (parent.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            return Files.createTempDirectory(parent, prefix,
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+        return Files.createTempDirectory(parent, prefix);
     }
 
     private void checkRoom(Path dir, Path file, long adding) throws IOException {

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.heaptap.profile.format.FileOwner;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +61,49 @@ class DumpDirectoryTest {
         String why = message(() -> d.write("x.txt", new byte[1]));
         assertTrue(why.contains("open to other users"), "issue #15: a 0777 folder was used as it is: " + why);
         assertFalse(Files.exists(open.resolve("x.txt")));
+    }
+
+    @Test
+    void aNameAnotherUidHoldsFallsBackToAFreshFolderOfOurs() throws Exception {
+        assumeTrue(FileOwner.myUid() == 0, "giving a folder to another uid needs root (CI runs the tests as root)");
+        Path squatted = Files.createDirectory(tmp.resolve("heaptap-77"));
+        Files.setAttribute(squatted, "unix:uid", 65534);
+        Files.setPosixFilePermissions(squatted, PosixFilePermissions.fromString("rwxrwxrwx"));
+        DumpDirectory d = new DumpDirectory(squatted);
+        Path written = d.write("x.txt", new byte[] {1});
+        assertFalse(written.startsWith(squatted), "issue #34: another user's heaptap-<pid> made every dump fail");
+        assertTrue(written.getParent().getFileName().toString().startsWith("heaptap-77-"), written.toString());
+        assertEquals(written.getParent(), d.root(), "the status names the folder in use");
+        assertTrue(d.note().contains(squatted + " belongs to") && d.note().contains(d.root().toString()), d.note());
+        assertEquals(FileOwner.myUid(), FileOwner.uid(d.root()).getAsInt());
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(d.root())));
+        assertEquals(0, Files.list(squatted).count(), "nothing went into the other user's folder");
+    }
+
+    @Test
+    void aPlantedLinkFallsBackToo() throws Exception {
+        Path elsewhere = Files.createDirectory(tmp.resolve("elsewhere"));
+        Path link = Files.createSymbolicLink(tmp.resolve("heaptap-78"), elsewhere);
+        DumpDirectory d = new DumpDirectory(link);
+        Path written = d.write("x.txt", new byte[] {1});
+        assertFalse(written.startsWith(link));
+        assertEquals(0, Files.list(elsewhere).count(), "nothing written through the link");
+        assertTrue(d.note().contains("not a plain folder"), d.note());
+    }
+
+    @Test
+    void ownersAreComparedByUidNotName() throws Exception {
+        // A container's arbitrary uid has no passwd entry: user.name is "?" while the folder belongs to the uid.
+        String name = System.getProperty("user.name");
+        System.setProperty("user.name", "?");
+        try {
+            DumpDirectory d = new DumpDirectory(tmp.resolve("dumps"));
+            assertTrue(Files.isRegularFile(d.write("x.txt", new byte[1])));
+            assertEquals(tmp.resolve("dumps"), d.root(), "issue #34: heaptap refused the folder it had just made");
+            assertEquals("", d.note());
+        } finally {
+            System.setProperty("user.name", name);
+        }
     }
 
     private static String message(org.junit.jupiter.api.function.Executable e) {

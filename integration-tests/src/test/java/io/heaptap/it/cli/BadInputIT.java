@@ -15,12 +15,17 @@ import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.support.Jmx;
 import io.heaptap.it.workload.Allocator;
 
+import java.io.File;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.zip.ZipFile;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.zip.ZipFile;
 
 import javax.management.remote.JMXConnector;
 
@@ -36,6 +41,7 @@ class BadInputIT {
                 Arguments.of(List.of("--duration", "0"), "duration must be positive"),
                 Arguments.of(List.of("--duration", "-5s"), "duration must be positive"),
                 Arguments.of(List.of("--duration", "soon"), "cannot read 'soon' as a duration"),
+                Arguments.of(List.of("--duration", "1s1s"), "give each unit once"),  // issue #34: was 2 s
                 Arguments.of(List.of("--duration", "25h"), "above the maximum of 24h"),
                 Arguments.of(List.of("--interval", "0"), "interval must be positive"),
                 Arguments.of(List.of("--interval", "-1k"), "interval must be positive"),
@@ -135,6 +141,32 @@ class BadInputIT {
                 assertTrue(all.codePoints().noneMatch(c -> c < 0x20 && c != '\n' || c >= 0x7f && c <= 0x9f || c == 0x202e),
                         () -> "no control character reaches the terminal:\n" + r);
             }
+        }
+    }
+
+    /**
+     * Issue #34, item 10: continuous sampling's service name defaults to the target's jar or main
+     * class, which another user chooses; serve --continuous printed it raw. Here the jar's name holds
+     * the escape sequences.
+     */
+    @Test
+    void aServiceNameFromTheTargetReachesNoTerminalAsControlCharacters() throws Exception {
+        Path jar = Paths.workDir("hostile-jar").resolve("orders\u001b]0;PWNED\u0007\u001b[2J\u009b31m.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, Allocator.class.getName());
+        manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, Stream.of(Paths.workloadClassPath().split(File.pathSeparator))
+                .map(entry -> Path.of(entry).toUri().toString()).collect(Collectors.joining(" ")));
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            out.flush();
+        }
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), Allocator.class, List.of("-jar", jar.toString()))) {
+            Result r = HeaptapCli.run("serve", Long.toString(target.pid()), "--continuous");
+            assertEquals(0, r.exitCode(), r::toString);
+            assertTrue(r.out().contains("orders\\x1b]0;PWNED"), r::toString);
+            String all = r.out() + r.stderr();
+            assertTrue(all.codePoints().noneMatch(c -> c < 0x20 && c != '\n' || c >= 0x7f && c <= 0x9f),
+                    () -> "issue #34: no control character reaches the terminal:\n" + r);
         }
     }
 

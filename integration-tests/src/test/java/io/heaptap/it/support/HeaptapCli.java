@@ -45,6 +45,11 @@ public final class HeaptapCli {
         return finish(start(List.of("runuser", "-u", user, "--"), args));
     }
 
+    /** Runs heaptap through a prefix command: {@code setpriv ...} for another uid, {@code env JAVA_TOOL_OPTIONS=...}. */
+    public static Result runWith(List<String> prefix, String... args) {
+        return finish(start(prefix, args));
+    }
+
     /** Starts heaptap without waiting; the caller owns the process. */
     public static Process start(String... args) {
         return start(List.of(), args);

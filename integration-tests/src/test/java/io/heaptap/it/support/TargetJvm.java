@@ -38,7 +38,13 @@ public final class TargetJvm implements AutoCloseable {
     }
 
     public static TargetJvm start(Jdk jdk, Class<?> main, List<String> jvmArgs, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
+        return startWith(List.of(), jdk, main, jvmArgs, args);
+    }
+
+    /** Started through a prefix command, such as {@code setpriv --reuid 4242 ...} for a uid with no passwd entry. */
+    public static TargetJvm startWith(List<String> prefix, Jdk jdk, Class<?> main, List<String> jvmArgs, String... args)
+            throws IOException {
+        List<String> cmd = new ArrayList<>(prefix);
         cmd.add(jdk.java().toString());
         cmd.add("-Xmx256m");
         if (jdk.feature() >= 21) {
