@@ -38,7 +38,7 @@ public record SamplingCost(long samples, long callbackNanos, long processCpuNano
     }
 
     /**
-     * One line: {@code sample callback 256ms = 1.37% of 18.8s process CPU (4.6 \u00b5s a sample; kept under 2.0%)},
+     * One line: {@code sample callback 256ms = 1.37% of 18.8s process CPU (4.6 \u00b5s a sample; kept under 1.0%)},
      * or what is known of it.
      */
     public String describe() {
