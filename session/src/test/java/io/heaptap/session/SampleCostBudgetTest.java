@@ -140,4 +140,61 @@ class SampleCostBudgetTest {
         assertEquals(5_000, governor.target());
         assertEquals(3_000, c.budget.nanosPerSample(), 1, "priced from the steady samples alone");
     }
+
+    /**
+     * JDK 17 at 10 GB/s on two busy cores: at 8 KiB the JVM's own events (500 ns each) would cost 610 ms a
+     * second, thirty times the whole 1% (20 ms). The budget names the least JVM interval at which they take
+     * half of it (500 KB), and once they run there the samples get the half they leave.
+     */
+    @Test
+    void onJdk17TheJvmsEventsAreInsideTheBound() {
+        long[] allocated = {0};
+        long[] jvmInterval = {8 * 1024};
+        JvmEvents events = new JvmEvents(17, () -> allocated[0], () -> jvmInterval[0]);
+        long[] callback = {0};
+        long[] cpu = {0};
+        SampleCostBudget budget = new SampleCostBudget(() -> callback[0], () -> cpu[0], events, () -> allocated[0]);
+        long samples = 0;
+        long nanos = 0;
+        budget.read(samples, nanos);
+        events.events();
+        for (int second = 0; second < 4; second++) {
+            for (int reading = 0; reading < 10; reading++) {
+                long minJvm = budget.minJvmInterval();
+                jvmInterval[0] = Math.max(8 * 1024, minJvm);  // the agent takes the least the budget names
+                allocated[0] += 1_000_000_000L;
+                samples += 500;
+                callback[0] += 500 * 3_000L;  // 3 us a sample
+                cpu[0] += 2 * READING;
+                nanos += READING;
+                budget.read(samples, nanos);
+                events.events();
+            }
+        }
+        assertEquals(503_808, budget.minJvmInterval(), "10e9 B/s x 500 ns / 10 ms = 500 KB, up to a 4 KiB step");
+        // At 503,808 B: 19,849 events a second, 9.92 ms; 10.08 ms left for 3 us samples.
+        assertEquals(3_358, budget.allowedRate(), 5);
+
+        SampleCostBudget withoutEvents = new SampleCostBudget(() -> callback[0], () -> cpu[0]);
+        assertEquals(0, withoutEvents.minJvmInterval(), "no events priced: no least JVM interval");
+    }
+
+    @Test
+    void theLeastJvmIntervalFallsOnlyWhenWellBelow() {
+        long[] allocated = {0};
+        JvmEvents events = new JvmEvents(17, () -> allocated[0], () -> 8 * 1024);
+        long[] cpu = {0};
+        SampleCostBudget budget = new SampleCostBudget(() -> 0, () -> cpu[0], events, () -> allocated[0]);
+        long nanos = 0;
+        budget.read(0, nanos);
+        long[] rates = {4_000_000_000L, 3_400_000_000L, 2_000_000_000L};
+        long[] expected = {200_704, 200_704, 102_400};
+        for (int i = 0; i < rates.length; i++) {
+            allocated[0] += rates[i];
+            cpu[0] += 2_000_000_000L;
+            nanos += 1_000_000_000L;
+            budget.read(0, nanos);
+            assertEquals(expected[i], budget.minJvmInterval(), "at " + rates[i] + " B/s");
+        }
+    }
 }
