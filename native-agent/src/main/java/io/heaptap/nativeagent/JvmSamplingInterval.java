@@ -20,6 +20,11 @@ package io.heaptap.nativeagent;
  * comes first on these JDKs. It
  * comes down again when half the interval would stay under half that rate, so a rate near a
  * threshold does not flip it at every reading.
+ *
+ * <p>Accuracy comes first only while the events fit the default sampling's cost bound: the session
+ * prices them (about 500 ns each on JDK 17, measured by bench JvmEventPrice) and passes the least
+ * interval at which they fit it, which can be far above 16 KiB at several GB/s; the profile then says
+ * what that interval's bias is (docs/sampling.md).
  */
 public final class JvmSamplingInterval {
     /** The JVM's interval on JDK 11-24 (R/TLAB at most 1/64 on G1's 512 KiB TLAB cap). */
@@ -50,6 +55,24 @@ public final class JvmSamplingInterval {
      * {@code allocatedBytesPerSecond} (negative: unknown) and the JVM now samples at {@code currentBytes}.
      */
     public static long forRate(int javaFeatureVersion, long requestedBytes, long allocatedBytesPerSecond, long currentBytes) {
+        return forRate(javaFeatureVersion, requestedBytes, allocatedBytesPerSecond, currentBytes, 0);
+    }
+
+    /**
+     * As {@link #forRate(int, long, long, long)}, but never below {@code minBytes} (nor above {@code requestedBytes}):
+     * the least interval at which the JVM's events fit a cost bound, before JDK 25; 0 for none.
+     */
+    public static long forRate(int javaFeatureVersion, long requestedBytes, long allocatedBytesPerSecond, long currentBytes,
+                               long minBytes) {
+        long byRate = forRateUnbounded(javaFeatureVersion, requestedBytes, allocatedBytesPerSecond,
+                Math.min(currentBytes, MAX_BEFORE_JDK_25));
+        if (javaFeatureVersion >= FIRST_UNBIASED_FEATURE || minBytes <= byRate) {
+            return byRate;
+        }
+        return Math.min(minBytes, requestedBytes);
+    }
+
+    private static long forRateUnbounded(int javaFeatureVersion, long requestedBytes, long allocatedBytesPerSecond, long currentBytes) {
         long base = forRequested(javaFeatureVersion, requestedBytes);
         if (javaFeatureVersion >= FIRST_UNBIASED_FEATURE || allocatedBytesPerSecond < 0 || base < BEFORE_JDK_25) {
             return base;

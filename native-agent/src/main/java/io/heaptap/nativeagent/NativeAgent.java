@@ -71,6 +71,7 @@ public final class NativeAgent implements Sampler {
         if (code == START_OK) {
             return;
         }
+        jvmIntervalBytes = 0;
         // The codes are sampler.h's StartResult; the detail (a JVMTI error's name and where) comes apart.
         throw switch (code) {
             case START_CAPABILITY_HELD -> new NativeAgentException(NativeAgentException.Reason.CAPABILITY_HELD,
@@ -85,13 +86,15 @@ public final class NativeAgent implements Sampler {
 
     /**
      * Changes the running capture's interval: what is kept changes at once, the JVM's own interval
-     * (JDK 25+; before, 8 KiB or more at high {@code allocatedBytesPerSecond}, see {@link JvmSamplingInterval})
-     * for each thread from its next sample on, and every sample is weighted with the interval that
-     * governed it. A negative allocation rate means unknown. False when no capture runs.
+     * (JDK 25+; before, 8 KiB or more at high {@code allocatedBytesPerSecond}, and at least
+     * {@code minJvmIntervalBytes}, see {@link JvmSamplingInterval}) for each thread from its next sample on,
+     * and every sample is weighted with the interval that governed it. A negative allocation rate means
+     * unknown. False when no capture runs.
      */
-    public synchronized boolean setInterval(long intervalBytes, long allocatedBytesPerSecond) {
+    @Override
+    public synchronized boolean setInterval(long intervalBytes, long allocatedBytesPerSecond, long minJvmIntervalBytes) {
         long jvmInterval = JvmSamplingInterval.forRate(Runtime.version().feature(), intervalBytes, allocatedBytesPerSecond,
-                jvmIntervalBytes);
+                jvmIntervalBytes, minJvmIntervalBytes);
         boolean set = setInterval0(intervalBytes, jvmInterval);
         if (set) {
             jvmIntervalBytes = jvmInterval;
@@ -99,9 +102,15 @@ public final class NativeAgent implements Sampler {
         return set;
     }
 
+    @Override
+    public long jvmIntervalBytes() {
+        return jvmIntervalBytes;
+    }
+
     /** Stops sampling and gives the heap-sampling capability back. Harmless when not sampling. */
     public void stop() {
         stop0();
+        jvmIntervalBytes = 0;  // no JVM events from here on
     }
 
     /** Deletes the weak references of collected and thinned objects; call after collections. */

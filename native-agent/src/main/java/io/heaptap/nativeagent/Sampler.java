@@ -16,7 +16,15 @@ public interface Sampler {
 
     void stop();
 
-    boolean setInterval(long intervalBytes, long allocatedBytesPerSecond);
+    default boolean setInterval(long intervalBytes, long allocatedBytesPerSecond) {
+        return setInterval(intervalBytes, allocatedBytesPerSecond, 0);
+    }
+
+    /** {@code minJvmIntervalBytes}: the least the JVM's own interval may be (a cost bound's, JDK 11-24), 0 for none. */
+    boolean setInterval(long intervalBytes, long allocatedBytesPerSecond, long minJvmIntervalBytes);
+
+    /** The JVM's own sampling interval while a capture samples, 0 when none does. */
+    long jvmIntervalBytes();
 
     void maintainLive();
 

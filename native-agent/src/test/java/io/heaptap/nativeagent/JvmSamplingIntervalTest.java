@@ -52,4 +52,13 @@ class JvmSamplingIntervalTest {
     void fromJdk25TheRateChangesNothing() {
         assertEquals(512 * KIB, JvmSamplingInterval.forRate(25, 512 * KIB, 13 * GB, 512 * KIB));
     }
+
+    @Test
+    void aCostBoundsLeastIntervalRaisesTheJvmsBeyond16KiBButNotBeyondTheAskedOne() {
+        assertEquals(500 * KIB, JvmSamplingInterval.forRate(17, 4096 * KIB, 10 * GB, 16 * KIB, 500 * KIB), "10 GB/s within 1%");
+        assertEquals(16 * KIB, JvmSamplingInterval.forRate(17, 4096 * KIB, 10 * GB, 500 * KIB, 12 * KIB), "the least is below the rule's");
+        assertEquals(256 * KIB, JvmSamplingInterval.forRate(17, 256 * KIB, 10 * GB, 16 * KIB, 500 * KIB), "never above the asked interval");
+        assertEquals(8 * KIB, JvmSamplingInterval.forRate(17, 4096 * KIB, 100_000_000L, 8 * KIB, 0), "no least");
+        assertEquals(4096 * KIB, JvmSamplingInterval.forRate(25, 4096 * KIB, 10 * GB, 4096 * KIB, 500 * KIB), "JDK 25: the asked interval");
+    }
 }

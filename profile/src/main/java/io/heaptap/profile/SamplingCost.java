@@ -6,26 +6,42 @@ import java.util.Locale;
 /**
  * What heaptap's sampling cost the application during a capture, measured in the target: the time its
  * sample callback took on the allocating threads (HotSpot's stack walk and heaptap's recording, by the
- * callback's own clock), beside the process's CPU time over the same window. Not in it: the JVM's own
- * part of each sampling event (about a quarter more on JDK 25; on JDK 11-24 also the events heaptap
- * thins away, docs/sampling.md) and heaptap's own threads (0.2-0.3% of a saturated two-core target).
+ * callback's own clock), on JDK 11-24 the JVM's own sampling events priced per event (heaptap keeps the
+ * JVM's interval small there and thins in the agent, and every event costs its thread even when thinned
+ * away), beside the process's CPU time over the same window. Not in it: heaptap's own threads (0.2-0.3%
+ * of a saturated two-core target) and, on JDK 25, the JVM's part of each kept sample (about a quarter
+ * more than the callback).
  *
  * @param samples         samples kept in the window
  * @param callbackNanos   nanoseconds the callback spent on them
  * @param processCpuNanos the process's CPU time over the window, or -1 when unknown
- * @param budgetShare     the share of the process's CPU the default sampling keeps the callback under, or 0 when
+ * @param budgetShare     the share of the process's CPU the default sampling keeps its cost under, or 0 when
  *                        the rate (or interval) was asked for and kept whatever it cost
+ * @param jvmEvents       the JVM's sampling events in the window, estimated from the bytes allocated and the JVM's
+ *                        interval (JDK 11-24; 0 where they are not priced)
+ * @param jvmEventNanos   what they cost the allocating threads, at the measured price of one
  */
-public record SamplingCost(long samples, long callbackNanos, long processCpuNanos, double budgetShare) {
+public record SamplingCost(long samples, long callbackNanos, long processCpuNanos, double budgetShare, long jvmEvents,
+                           long jvmEventNanos) {
     /** For a profile whose cost was not measured (a JVM without the callback's clock). */
     public static final SamplingCost UNKNOWN = new SamplingCost(0, 0, -1, 0);
 
-    /** The callback's share of the process's CPU, 0..1; NaN when the process's CPU is unknown or none was used. */
-    public double share() {
-        return processCpuNanos <= 0 ? Double.NaN : (double) callbackNanos / processCpuNanos;
+    /** Without priced JVM events (JDK 25, or a target older than them). */
+    public SamplingCost(long samples, long callbackNanos, long processCpuNanos, double budgetShare) {
+        this(samples, callbackNanos, processCpuNanos, budgetShare, 0, 0);
     }
 
-    /** What a kept sample cost, in nanoseconds; NaN without samples. */
+    /** The callback's and the JVM's priced events' nanoseconds: what the bound counts. */
+    public long countedNanos() {
+        return callbackNanos + jvmEventNanos;
+    }
+
+    /** The counted cost's share of the process's CPU, 0..1; NaN when the process's CPU is unknown or none was used. */
+    public double share() {
+        return processCpuNanos <= 0 ? Double.NaN : (double) countedNanos() / processCpuNanos;
+    }
+
+    /** What a kept sample cost the callback, in nanoseconds; NaN without samples. */
     public double nanosPerSample() {
         return samples <= 0 ? Double.NaN : (double) callbackNanos / samples;
     }
@@ -34,24 +50,30 @@ public record SamplingCost(long samples, long callbackNanos, long processCpuNano
     public SamplingCost since(SamplingCost earlier) {
         long cpu = processCpuNanos < 0 || earlier.processCpuNanos < 0 ? -1 : Math.max(0, processCpuNanos - earlier.processCpuNanos);
         return new SamplingCost(Math.max(0, samples - earlier.samples), Math.max(0, callbackNanos - earlier.callbackNanos), cpu,
-                budgetShare);
+                budgetShare, Math.max(0, jvmEvents - earlier.jvmEvents), Math.max(0, jvmEventNanos - earlier.jvmEventNanos));
     }
 
     /**
-     * One line: {@code sample callback 256ms = 1.37% of 18.8s process CPU (4.6 \u00b5s a sample; kept under 2.0%)},
-     * or what is known of it.
+     * One line: {@code sample callback 256ms = 1.37% of 18.8s process CPU (4.6 \u00b5s a sample; kept under 1.0%;
+     * not counted: heaptap's threads, the JVM's part of each sample)}; on JDK 11-24
+     * {@code sample callback 120ms + the JVM's 412,000 sampling events 206ms = 0.95% of ...}; or what is known of it.
      */
     public String describe() {
-        if (samples <= 0) {
+        if (samples <= 0 && jvmEvents <= 0) {
             return "no samples kept";
         }
         String spent = "sample callback " + HumanUnits.formatDuration(Duration.ofNanos(callbackNanos));
-        String perSample = String.format(Locale.ROOT, "%.1f \u00b5s a sample", nanosPerSample() / 1000);
-        String bound = budgetShare > 0 ? String.format(Locale.ROOT, "; kept under %.2g%%", budgetShare * 100) : "";
-        if (Double.isNaN(share())) {
-            return spent + " (" + perSample + bound + "; the process's CPU time is unknown)";
+        if (jvmEvents > 0) {
+            spent += String.format(Locale.ROOT, " + the JVM's %,d sampling events %s", jvmEvents,
+                    HumanUnits.formatDuration(Duration.ofNanos(jvmEventNanos)));
         }
-        return String.format(Locale.ROOT, "%s = %.2f%% of %s process CPU (%s%s)", spent, share() * 100,
-                HumanUnits.formatDuration(Duration.ofNanos(processCpuNanos)), perSample, bound);
+        String perSample = samples <= 0 ? "no samples kept" : String.format(Locale.ROOT, "%.1f \u00b5s a sample", nanosPerSample() / 1000);
+        String bound = budgetShare > 0 ? String.format(Locale.ROOT, "; kept under %.2g%%", budgetShare * 100) : "";
+        String notCounted = jvmEvents > 0 ? "; not counted: heaptap's threads" : "; not counted: heaptap's threads, the JVM's part of each sample";
+        if (Double.isNaN(share())) {
+            return spent + " (" + perSample + bound + notCounted + "; the process's CPU time is unknown)";
+        }
+        return String.format(Locale.ROOT, "%s = %.2f%% of %s process CPU (%s%s%s)", spent, share() * 100,
+                HumanUnits.formatDuration(Duration.ofNanos(processCpuNanos)), perSample, bound, notCounted);
     }
 }

@@ -26,7 +26,8 @@ final class AllocationRate {
         return rate;
     }
 
-    private long total() {
+    /** Bytes allocated by all threads so far, or -1 when the JVM does not count them. */
+    long total() {
         try {
             return threads == null ? -1 : threads.getTotalThreadAllocatedBytes();
         } catch (RuntimeException e) {  // UnsupportedOperationException where the JVM does not count

@@ -172,7 +172,7 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
 
     /**
      * How the sampling reads to a person: {@code interval 512 KiB}, {@code about 2,000 samples/s (adaptive interval)},
-     * or the default's {@code about 5,000 samples/s, fewer if they cost over 2.0% of the CPU (adaptive interval)}.
+     * or the default's {@code about 5,000 samples/s, fewer if they cost over 1.0% of the CPU (adaptive interval)}.
      */
     public String describeSampling() {
         if (!adaptive()) {
@@ -182,7 +182,7 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
         return rate + (costBounded ? ", fewer if they cost over " + costBound() : "") + " (adaptive interval)";
     }
 
-    /** The default sampling's cost bound for people: {@code 2.0% of the CPU}. */
+    /** The default sampling's cost bound for people: {@code 1.0% of the CPU}. */
     public static String costBound() {
         return SampleCostBudget.describeShare() + " of the CPU";
     }

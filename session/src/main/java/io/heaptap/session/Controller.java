@@ -76,6 +76,8 @@ public final class Controller {
     private final LongSupplier processCpuNanos;
     /** The sample callback's time so far in nanoseconds (0 without the native agent): what the samples cost. */
     private final LongSupplier callbackNanos;
+    /** The JVM's own sampling events, priced on JDK 11-24: part of what sampling costs. */
+    private final JvmEvents jvmEvents;
     /** What the current or last capture's sampling cost, and continuous sampling's since it began. */
     private final SamplingCostMeter captureCost;
     private final SamplingCostMeter continuousCost;
@@ -148,8 +150,10 @@ public final class Controller {
         this.gcMonitor = new GcMonitor(gcBeans);
         this.processCpuNanos = gcBeans::processCpuNanos;
         this.callbackNanos = () -> agent == null ? 0 : agent.sampleNanos();
-        this.captureCost = new SamplingCostMeter(callbackNanos, processCpuNanos);
-        this.continuousCost = new SamplingCostMeter(callbackNanos, processCpuNanos);
+        this.jvmEvents = new JvmEvents(Runtime.version().feature(), allocationRate::total,
+                () -> agent == null ? 0 : agent.jvmIntervalBytes());
+        this.captureCost = new SamplingCostMeter(callbackNanos, processCpuNanos, jvmEvents::events);
+        this.continuousCost = new SamplingCostMeter(callbackNanos, processCpuNanos, jvmEvents::events);
         this.nativeError = nativeError;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(NativeAgent.heaptapThread(r), "heaptap-timer");
@@ -187,6 +191,7 @@ public final class Controller {
             native_.start(new SamplerSettings(requested.intervalBytes(), requested.duration(), requested.stackDepth(),
                     requested.maxStacks(), requested.live() ? requested.liveBudget() : 0, largeObjects.threshold(), largeObjects.budget())
                     .withByteBudgets(bound.mainBytes(), bound.largeBytes(), bound.strict()));
+            jvmEvents.resetMaxInterval();  // and from here the events are charged to the JVM's interval
         } catch (NativeAgentException e) {
             throw new SessionConflictException(e.getMessage());
         }
@@ -284,6 +289,7 @@ public final class Controller {
             native_.start(new SamplerSettings(o.intervalBytes(), CONTINUOUS_NATIVE_DURATION, o.stackDepth(), o.maxStacks(),
                     o.live() ? o.liveBudget() : 0, largeObjects.threshold(), largeObjects.budget())
                     .withByteBudgets(bound.mainBytes(), bound.largeBytes(), bound.strict()));
+            jvmEvents.resetMaxInterval();
         } catch (NativeAgentException e) {
             throw new SessionConflictException(e.getMessage());
         }
@@ -367,12 +373,13 @@ public final class Controller {
         if (!rateTarget.due(now)) {
             return;
         }
-        agent.setInterval(rateTarget.next(agent.sampleCount(), now), allocationRate.next(now));
+        agent.setInterval(rateTarget.next(agent.sampleCount(), now), allocationRate.next(now), rateTarget.minJvmInterval());
+        jvmEvents.events();  // the bytes from here are charged to the interval just set
     }
 
     /** The sample-rate target of an adaptive capture or of continuous sampling, cost-bounded when the options say so. */
     private SampleRateGovernor newGovernor(CaptureOptions o, long samples, long nanos) {
-        SampleCostBudget cost = o.costBounded() ? new SampleCostBudget(callbackNanos, processCpuNanos) : null;
+        SampleCostBudget cost = o.costBounded() ? new SampleCostBudget(callbackNanos, processCpuNanos, jvmEvents, allocationRate::total) : null;
         return new SampleRateGovernor(o.sampleRate(), cost, o.intervalBytes(), samples, nanos);
     }
 
@@ -745,6 +752,7 @@ public final class Controller {
 
     private DumpHeader continuousHeader(ContinuousRun run, List<String> warnings, LiveProof proof) {
         SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
+        SamplerAccuracy.biasWarning(Runtime.version().feature(), jvmEvents.maxInterval()).ifPresent(warnings::add);
         SampleRateGovernor g = run.governor();
         return new DumpHeader(target, run.since(), System.nanoTime() - run.startNanos(), warnings, null, proof,
                 new IntervalRange(g.minInterval(), g.maxInterval(), run.options().sampleRate()), continuousCost.cost(agent.sampleCount()));
@@ -798,6 +806,7 @@ public final class Controller {
     private DumpHeader header(List<String> warnings, LiveProof proof) {
         long end = state == SessionState.RECORDING ? System.nanoTime() : stopNanos;
         SamplerAccuracy.warningFor(Runtime.version().feature()).ifPresent(warnings::add);
+        SamplerAccuracy.biasWarning(Runtime.version().feature(), jvmEvents.maxInterval()).ifPresent(warnings::add);
         return new DumpHeader(target, startedAt, end - startNanos, warnings, gcMonitor.cost(), proof, intervals(),
                 captureCost.cost(captureSamples()));
     }

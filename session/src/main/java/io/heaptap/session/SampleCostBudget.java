@@ -18,19 +18,25 @@ import java.util.function.LongSupplier;
  * meanwhile: 4.4 us at 6,000 samples/s, 18 us at 400/s for the same 10-frame stack, JDK 25), so
  * below about 1,000/s the cost hardly falls while the profile's accuracy does. Unknown figures (no
  * process CPU, too few samples to price one) bound nothing.
+ *
+ * <p>On JDK 11-24 the JVM's own sampling events count too ({@link JvmEvents}: 500 ns each, one per 8-16 KiB
+ * allocated where heaptap keeps the JVM's interval small for accuracy, thinned-away ones included). They may
+ * take at most {@link #EVENT_SHARE} of the budget: the budget names the least JVM interval at which they fit
+ * ({@link #minJvmInterval}), and the samples are allowed what the events measured over the span left. Above
+ * 16 KiB the JVM's interval brings back the per-site bias of JDK-8356372, and the profile says how much
+ * ({@link SamplerAccuracy#biasWarning}).
  */
 final class SampleCostBudget {
     /**
-     * 2% of the process's CPU in the sample callback, by the callback's own clock: a wall clock, which on a
-     * busy two-core machine read 1.3-1.7 times the CPU time perf attributed to the callback (threads switched
-     * out mid-sample), so about 1.2-1.5% of real CPU there. At 2% a shallow stack's 5,000 samples a second
-     * are not bounded (1.4% on the bench's two-thread 15 GB/s target), and a 10 s capture keeps the 50,000
-     * samples its per-site accuracy needs; a deep stack's are (25 us a sample: 6-9% of the CPU at 5,000/s).
-     * At 1% the bench's shallow target would sample about 2,900/s and heaptap's whole cost there would be
-     * about 1% (perf), issue #16's throughput goal, but a 10 s capture of a busy one-thread target would
-     * hold about 20,000 samples, too few for its 5% accuracy goal at 4 sigma (AccuracyIT needed 30 s and more).
+     * 1% of the process's CPU, by the sample callback's own clock: a wall clock, which on a busy two-core
+     * machine read 1.3-1.7 times the CPU time perf attributed to the callback (threads switched out
+     * mid-sample), so it errs on the cheap side. heaptap attaches to production services, whose users judge
+     * it by what it takes from their latency: at 1% the bench's busy one-thread target keeps about 2,500
+     * samples a second, 75,000 in the default 30 s capture, which its 5% per-site accuracy needs; a quick
+     * 10 s capture that needs more asks for a rate and is told what it cost. The one number to change for
+     * another bound.
      */
-    static final double CPU_SHARE = 0.02;
+    static final double CPU_SHARE = 0.01;
     /** The budget never lowers the target below this: 10,000 samples in a 10 s capture. */
     static final int MIN_RATE = 1_000;
     /** The span each measurement covers: about a thousand samples or more. */
@@ -38,7 +44,20 @@ final class SampleCostBudget {
     /** Fewer samples in a span do not price one (a quiet second): the last price stands. */
     static final long MIN_SAMPLES = 20;
 
-    /** {@link #CPU_SHARE} for people: {@code 2.0%}. */
+    /**
+     * The JVM's events get at most half the budget, the stack walks the rest (all of it where the events
+     * need less). Half, not all: at several GB/s on JDK 17 the events alone would take the whole 1% at a
+     * JVM interval of a few hundred KiB and leave the profile its minimum 1,000 samples/s; at half the
+     * interval doubles (the bias grows with it, 2.6% at 64 KiB, 6% at 128 KiB) and the samples keep
+     * about 1,500-3,000/s (docs/sampling.md, "The JVM's events inside the bound").
+     */
+    static final double EVENT_SHARE = 0.5;
+    /** The JVM interval's least step: finer moves would only flip it between readings. */
+    static final long JVM_INTERVAL_STEP = 4 * 1024;
+    /** A least JVM interval this far below the current one lowers it: a rate near a threshold does not flip it. */
+    static final double JVM_INTERVAL_LOWER = 0.75;
+
+    /** {@link #CPU_SHARE} for people: {@code 1.0%}. */
     static String describeShare() {
         return String.format(Locale.ROOT, "%.2g%%", CPU_SHARE * 100);
     }
@@ -48,7 +67,12 @@ final class SampleCostBudget {
 
     private final LongSupplier sampleNanos;
     private final LongSupplier processCpuNanos;
+    private final JvmEvents jvmEvents;
+    private final LongSupplier allocatedBytes;
     private long lastSamples = -1;
+    private long lastEventNanos;
+    private long lastBytes = -1;
+    private long minJvmInterval;
     private long lastSampleNanos;
     private long lastCpuNanos;
     private long lastNanos;
@@ -60,8 +84,18 @@ final class SampleCostBudget {
      * @param processCpuNanos the process's CPU nanoseconds so far, negative when unknown
      */
     SampleCostBudget(LongSupplier sampleNanos, LongSupplier processCpuNanos) {
+        this(sampleNanos, processCpuNanos, null, () -> -1);
+    }
+
+    /**
+     * @param jvmEvents      the JVM's own sampling events (priced on JDK 11-24), or null for none
+     * @param allocatedBytes bytes allocated by all threads so far, -1 when unknown
+     */
+    SampleCostBudget(LongSupplier sampleNanos, LongSupplier processCpuNanos, JvmEvents jvmEvents, LongSupplier allocatedBytes) {
         this.sampleNanos = sampleNanos;
         this.processCpuNanos = processCpuNanos;
+        this.jvmEvents = jvmEvents != null && jvmEvents.priced() ? jvmEvents : null;
+        this.allocatedBytes = allocatedBytes;
     }
 
     /**
@@ -75,21 +109,39 @@ final class SampleCostBudget {
         }
         long callbackNanos = sampleNanos.getAsLong();
         long cpuNanos = processCpuNanos.getAsLong();
+        long eventNanos = jvmEvents == null ? 0 : jvmEvents.nanos();
+        long bytes = allocatedBytes.getAsLong();
         if (lastSamples >= 0 && samples >= lastSamples && cpuNanos >= 0 && lastCpuNanos >= 0) {
             long elapsed = nanos - lastNanos;
             long taken = samples - lastSamples;
             if (taken >= MIN_SAMPLES) {
                 nanosPerSample = Math.max(1, callbackNanos - lastSampleNanos) / (double) taken;
             }
+            double budgetPerSecond = CPU_SHARE * Math.max(0, cpuNanos - lastCpuNanos) * 1e9 / elapsed;
+            double eventsPerSecond = Math.max(0, eventNanos - lastEventNanos) * 1e9 / elapsed;
             if (!Double.isNaN(nanosPerSample)) {
-                double cpuPerSecond = Math.max(0, cpuNanos - lastCpuNanos) * 1e9 / elapsed;
-                allowedRate = (int) Math.min(UNBOUNDED, Math.max(MIN_RATE, CPU_SHARE * cpuPerSecond / nanosPerSample));
+                double left = Math.max(0, budgetPerSecond - eventsPerSecond);
+                allowedRate = (int) Math.min(UNBOUNDED, Math.max(MIN_RATE, left / nanosPerSample));
+            }
+            if (jvmEvents != null && bytes >= 0 && lastBytes >= 0) {
+                moveMinJvmInterval(JvmEvents.intervalFor(Math.max(0, bytes - lastBytes) * 1e9 / elapsed, EVENT_SHARE * budgetPerSecond));
             }
         }
         lastSamples = samples;
         lastSampleNanos = callbackNanos;
         lastCpuNanos = cpuNanos;
         lastNanos = nanos;
+        lastEventNanos = eventNanos;
+        lastBytes = bytes;
+    }
+
+    /** Raises the least JVM interval at once; lowers it only when well below (a step of {@link #JVM_INTERVAL_STEP}). */
+    private void moveMinJvmInterval(long needed) {
+        long stepped = needed >= Long.MAX_VALUE - JVM_INTERVAL_STEP ? Long.MAX_VALUE
+                : (needed + JVM_INTERVAL_STEP - 1) / JVM_INTERVAL_STEP * JVM_INTERVAL_STEP;
+        if (stepped > minJvmInterval || stepped < JVM_INTERVAL_LOWER * minJvmInterval) {
+            minJvmInterval = stepped;
+        }
     }
 
     /**
@@ -104,6 +156,16 @@ final class SampleCostBudget {
         lastSampleNanos = sampleNanos.getAsLong();
         lastCpuNanos = processCpuNanos.getAsLong();
         lastNanos = nanos;
+        lastEventNanos = jvmEvents == null ? 0 : jvmEvents.nanos();
+        lastBytes = allocatedBytes.getAsLong();
+    }
+
+    /**
+     * The least interval the JVM may sample at for its events to cost at most {@link #EVENT_SHARE} of the
+     * budget (JDK 11-24), 0 before it was measured or where the events are not priced.
+     */
+    long minJvmInterval() {
+        return minJvmInterval;
     }
 
     /** Samples a second the budget allows, at least {@link #MIN_RATE}; {@link #UNBOUNDED} until measured. */

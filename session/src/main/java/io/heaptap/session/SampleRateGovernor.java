@@ -123,6 +123,14 @@ final class SampleRateGovernor {
         return interval;
     }
 
+    /**
+     * The least interval the JVM may sample at for its own events to fit the cost budget (JDK 11-24), 0 for
+     * no least: without a budget (a rate asked for), or before it was measured.
+     */
+    long minJvmInterval() {
+        return costBudget == null ? 0 : costBudget.minJvmInterval();
+    }
+
     /** Samples a second to keep near now: the rate asked for, or less where the cost budget allows less. */
     int target() {
         return costBudget == null ? target : Math.min(target, costBudget.allowedRate());

@@ -47,7 +47,7 @@ class CaptureOptionsTest {
         assertEquals(CaptureOptions.DEFAULT_SAMPLE_RATE, byDefault.sampleRate());
         assertTrue(byDefault.costBounded(), "the default sampling bounds what the samples cost");
         assertEquals(byDefault, CaptureOptions.parse(null, byDefault.sampling(), 64, 1, true, 1), "sampling() reads back as it was");
-        assertEquals("about 5,000 samples/s, fewer if they cost over 2.0% of the CPU (adaptive interval)", byDefault.describeSampling());
+        assertEquals("about 5,000 samples/s, fewer if they cost over 1.0% of the CPU (adaptive interval)", byDefault.describeSampling());
         CaptureOptions rate = CaptureOptions.parse(null, " 2000/s ", 64, 1, true, 1);
         assertEquals(2000, rate.sampleRate());
         assertFalse(rate.costBounded(), "a rate asked for is kept whatever it costs");

@@ -62,6 +62,8 @@ final class FakeSampler implements Sampler {
     volatile int countersRead;
     /** Every interval set while sampling, in order. */
     final List<Long> intervalsSet = new CopyOnWriteArrayList<>();
+    /** Every least JVM interval passed with them (the cost bound's, JDK 11-24), in order. */
+    final List<Long> jvmFloorsSet = new CopyOnWriteArrayList<>();
     private double bytesPerSecond = -1;  // < 0: the fixed count 7 per start
     private double simulatedSamples;
     /** What each simulated sample costs the callback ({@link #sampleNanos}); 0: nothing. */
@@ -105,14 +107,21 @@ final class FakeSampler implements Sampler {
     }
 
     @Override
-    public synchronized boolean setInterval(long intervalBytes, long allocatedBytesPerSecond) {
+    public synchronized boolean setInterval(long intervalBytes, long allocatedBytesPerSecond, long minJvmIntervalBytes) {
         if (!sampling) {
             return false;
         }
         advance();
         lastInterval = intervalBytes;
         intervalsSet.add(intervalBytes);
+        jvmFloorsSet.add(minJvmIntervalBytes);
         return true;
+    }
+
+    /** 0: no JVM events beyond the kept samples to price, whatever JDK runs the tests. */
+    @Override
+    public long jvmIntervalBytes() {
+        return 0;
     }
 
     @Override

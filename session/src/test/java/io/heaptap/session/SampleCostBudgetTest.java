@@ -41,21 +41,21 @@ class SampleCostBudgetTest {
         Clocks c = new Clocks();
         c.budget.read(0, 0);
         assertEquals(SampleCostBudget.UNBOUNDED, c.budget.allowedRate(), "nothing is bounded before it was measured");
-        // Two busy cores, deep stacks: 24 us a sample. 2% of 2 s of CPU a second is 40 ms: 1,666 samples.
-        c.second(5_000, 24_000, 2.0);
+        // Two busy cores, deep stacks: 12 us a sample. 1% of 2 s of CPU a second is 20 ms: 1,666 samples.
+        c.second(5_000, 12_000, 2.0);
         assertEquals(1_666, c.budget.allowedRate(), 1);
-        assertEquals(24_000, c.budget.nanosPerSample(), 1);
-        // Shallow stacks on the same process: 2.5 us a sample allows 16,000 a second (the target caps it, not the budget).
+        assertEquals(12_000, c.budget.nanosPerSample(), 1);
+        // Shallow stacks on the same process: 2.5 us a sample allows 8,000 a second (the target caps it, not the budget).
         c.second(1_666, 2_500, 2.0);
         c.second(1_666, 2_500, 2.0);
-        assertEquals(16_000, c.budget.allowedRate(), 1);
+        assertEquals(8_000, c.budget.allowedRate(), 1);
     }
 
     @Test
     void theBudgetNeverGoesBelowTheMinimumRate() {
         Clocks c = new Clocks();
         c.budget.read(0, 0);
-        // A nearly idle process (2% of a core) whose samples cost 30 us: 5 samples a second would fit its budget.
+        // A nearly idle process (2% of a core) whose samples cost 30 us: 6 samples a second would fit its budget.
         c.second(2_000, 30_000, 0.02);
         assertEquals(SampleCostBudget.MIN_RATE, c.budget.allowedRate(),
                 "below about 1,000/s a sample costs more (cold caches) and the profile's accuracy falls faster than its cost");
@@ -66,17 +66,17 @@ class SampleCostBudgetTest {
         Clocks unknownCpu = new Clocks();
         unknownCpu.cpuNanos = -1;
         unknownCpu.budget.read(0, 0);
-        unknownCpu.second(5_000, 24_000, 2.0);
+        unknownCpu.second(5_000, 12_000, 2.0);
         assertEquals(SampleCostBudget.UNBOUNDED, unknownCpu.budget.allowedRate(), "no process CPU: no share of it");
 
         Clocks c = new Clocks();
         c.budget.read(0, 0);
-        c.second(5_000, 24_000, 2.0);
-        c.second(5_000, 24_000, 2.0);
+        c.second(5_000, 12_000, 2.0);
+        c.second(5_000, 12_000, 2.0);
         for (int quiet = 0; quiet < 3; quiet++) {
             c.second(10, 1_000, 2.0);  // 10 samples a second: too few to price one at 1 us
         }
-        assertEquals(24_000, c.budget.nanosPerSample(), 12, "the last price stands (its span held 0.1 s of the quiet seconds)");
+        assertEquals(12_000, c.budget.nanosPerSample(), 6, "the last price stands (its span held 0.1 s of the quiet seconds)");
         assertEquals(1_666, c.budget.allowedRate(), 2);
     }
 
@@ -98,12 +98,12 @@ class SampleCostBudgetTest {
         for (int reading = 0; reading < 100; reading++) {
             long taken = Math.round(bytesPerSecond / 10 / governor.interval());
             c.samples += taken;
-            c.sampleNanos += taken * 24_000;  // deep stacks: 24 us a sample
+            c.sampleNanos += taken * 12_000;  // deep stacks: 12 us a sample
             c.cpuNanos += 2 * READING;        // two busy cores
             c.nanos += READING;
             governor.next(c.samples, c.nanos);
         }
-        assertEquals(1_666, governor.target(), 1, "2% of two cores at 24 us a sample");
+        assertEquals(1_666, governor.target(), 1, "1% of two cores at 12 us a sample");
         double rate = bytesPerSecond / governor.interval();
         assertTrue(rate > 1_666 / SampleRateGovernor.TRIM_FACTOR && rate < 1_666 * SampleRateGovernor.TRIM_FACTOR,
                 "the rate settled on the budget's: " + rate);
@@ -136,8 +136,65 @@ class SampleCostBudgetTest {
         }
         assertTrue(burst, "the storm's first reading was a burst at the quiet interval");
         assertEquals(10e9 / 5_000, governor.maxInterval(), 10e9 / 5_000 / 100,
-                "never held below 5,000/s: 3 us a sample, 2% of two cores allows 13,000/s (priced with the burst: 1,500/s)");
+                "never held below 5,000/s: 3 us a sample, 1% of two cores allows 6,666/s (priced with the burst: 1,000/s)");
         assertEquals(5_000, governor.target());
         assertEquals(3_000, c.budget.nanosPerSample(), 1, "priced from the steady samples alone");
+    }
+
+    /**
+     * JDK 17 at 10 GB/s on two busy cores: at 8 KiB the JVM's own events (500 ns each) would cost 610 ms a
+     * second, thirty times the whole 1% (20 ms). The budget names the least JVM interval at which they take
+     * half of it (500 KB), and once they run there the samples get the half they leave.
+     */
+    @Test
+    void onJdk17TheJvmsEventsAreInsideTheBound() {
+        long[] allocated = {0};
+        long[] jvmInterval = {8 * 1024};
+        JvmEvents events = new JvmEvents(17, () -> allocated[0], () -> jvmInterval[0]);
+        long[] callback = {0};
+        long[] cpu = {0};
+        SampleCostBudget budget = new SampleCostBudget(() -> callback[0], () -> cpu[0], events, () -> allocated[0]);
+        long samples = 0;
+        long nanos = 0;
+        budget.read(samples, nanos);
+        events.events();
+        for (int second = 0; second < 4; second++) {
+            for (int reading = 0; reading < 10; reading++) {
+                long minJvm = budget.minJvmInterval();
+                jvmInterval[0] = Math.max(8 * 1024, minJvm);  // the agent takes the least the budget names
+                allocated[0] += 1_000_000_000L;
+                samples += 500;
+                callback[0] += 500 * 3_000L;  // 3 us a sample
+                cpu[0] += 2 * READING;
+                nanos += READING;
+                budget.read(samples, nanos);
+                events.events();
+            }
+        }
+        assertEquals(503_808, budget.minJvmInterval(), "10e9 B/s x 500 ns / 10 ms = 500 KB, up to a 4 KiB step");
+        // At 503,808 B: 19,849 events a second, 9.92 ms; 10.08 ms left for 3 us samples.
+        assertEquals(3_358, budget.allowedRate(), 5);
+
+        SampleCostBudget withoutEvents = new SampleCostBudget(() -> callback[0], () -> cpu[0]);
+        assertEquals(0, withoutEvents.minJvmInterval(), "no events priced: no least JVM interval");
+    }
+
+    @Test
+    void theLeastJvmIntervalFallsOnlyWhenWellBelow() {
+        long[] allocated = {0};
+        JvmEvents events = new JvmEvents(17, () -> allocated[0], () -> 8 * 1024);
+        long[] cpu = {0};
+        SampleCostBudget budget = new SampleCostBudget(() -> 0, () -> cpu[0], events, () -> allocated[0]);
+        long nanos = 0;
+        budget.read(0, nanos);
+        long[] rates = {4_000_000_000L, 3_400_000_000L, 2_000_000_000L};
+        long[] expected = {200_704, 200_704, 102_400};
+        for (int i = 0; i < rates.length; i++) {
+            allocated[0] += rates[i];
+            cpu[0] += 2_000_000_000L;
+            nanos += 1_000_000_000L;
+            budget.read(0, nanos);
+            assertEquals(expected[i], budget.minJvmInterval(), "at " + rates[i] + " B/s");
+        }
     }
 }

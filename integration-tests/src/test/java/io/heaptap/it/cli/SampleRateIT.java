@@ -57,7 +57,7 @@ class SampleRateIT {
             String pid = Long.toString(target.pid());
             Result started = HeaptapCli.run("start", pid, "--duration", "10m", "--no-live");
             assertEquals(0, started.exitCode(), started::toString);
-            assertTrue(started.out().contains("about 5,000 samples/s, fewer if they cost over 2.0% of the CPU (adaptive interval)"),
+            assertTrue(started.out().contains("about 5,000 samples/s, fewer if they cost over 1.0% of the CPU (adaptive interval)"),
                     started::toString);
             target.send("go");
             String done = target.awaitLine("done", Duration.ofMinutes(2));

@@ -244,6 +244,8 @@ public final class JsonWriter implements ProfileWriter {
                 .field("callbackNanos", cost.callbackNanos())
                 .field("processCpuNanos", cost.processCpuNanos())
                 .name("budgetShare").exactValue(cost.budgetShare())
+                .field("jvmEvents", cost.jvmEvents())
+                .field("jvmEventNanos", cost.jvmEventNanos())
                 .endObject();
     }
 
