@@ -108,7 +108,7 @@ public final class ApiRoutes {
         LiveFilter filter = liveFilter(p);
         boolean gc = p.bool("gc", false);
         if (gc) {
-            request.requireBearer("gc=true (a full collection, which pauses the application)");
+            request.requireUnforgeable("gc=true (a full collection, which pauses the application)");
         }
         byte[] body = controller.dump(format, filter, gc);
         String file = "heaptap-" + ProcessHandle.current().pid() + "-" + LocalDateTime.now().format(FILE_TIME) + format.extension();

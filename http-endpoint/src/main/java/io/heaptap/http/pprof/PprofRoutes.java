@@ -85,7 +85,7 @@ public final class PprofRoutes {
         boolean text = p.integer("debug", 0, 0, 2) > 0;
         String name = heap ? "heap" : "allocs";
         if (gc) {
-            request.requireBearer("?gc=1 (a full collection, which pauses the application)");
+            request.requireUnforgeable("?gc=1 (a full collection, which pauses the application)");
         }
         ScrapeLabels labels = controller.scrapeLabels();
         if (labels != null) {
@@ -112,7 +112,7 @@ public final class PprofRoutes {
             return LaterAnswer.after(timer, workers, seconds, () -> controller.withDeltaProfile(since, gc, format(text),
                     profile -> encode(profile, heap, text, name)), () -> { }, since.whenClosed(), since::close);
         }
-        request.requireBearer("?seconds=N on an idle JVM (it starts a capture)");
+        request.requireUnforgeable("?seconds=N on an idle JVM (it starts a capture)");
         // The default sample-rate target: a scraper that never stops pays a bounded cost whatever the allocation rate.
         CaptureOptions options = CaptureOptions.defaultSampling(Duration.ofSeconds(seconds), CaptureOptions.DEFAULT_DEPTH,
                 CaptureOptions.DEFAULT_MAX_STACKS, true, CaptureOptions.DEFAULT_LIVE_BUDGET);

@@ -31,7 +31,9 @@ import java.util.Set;
  *     configured CORS origin, so a page elsewhere cannot use the user's browser as its door.</li>
  * <li>A state change (any method but GET) needs a request no web page can forge: a bearer token
  *     (a page cannot make a browser add one) or {@code Content-Type: application/json} (a cross-origin
- *     page must ask first, and is refused).</li>
+ *     page must ask first, and is refused). A GET that starts something (a {@code ?seconds} window, a
+ *     forced collection) needs a bearer token, or Basic from a client with none of a browser's marks
+ *     ({@link #notFromABrowser}).</li>
  * </ul>
  */
 final class AccessCheck {
@@ -47,8 +49,11 @@ final class AccessCheck {
         this.allowOrigin = allowOrigin;
     }
 
-    /** The result of a passed check: whether the credential was a bearer token (see {@code Request#bearer}). */
-    record Passed(boolean bearer) {
+    /**
+     * The result of a passed check: whether the request is one a web page cannot forge (see
+     * {@code Request#unforgeable}): a bearer token, or Basic from a client that is not a browser.
+     */
+    record Passed(boolean unforgeable) {
     }
 
     /** Throws 400, 401 or 403 when the request may not proceed. */
@@ -70,7 +75,20 @@ final class AccessCheck {
             throw new HttpError(403, method + " changes state and needs a request a web page cannot forge: send the token as"
                     + " Authorization: Bearer <token>, or Content-Type: application/json");
         }
-        return new Passed(bearer);
+        return new Passed(bearer || notFromABrowser(headers, origin, site));
+    }
+
+    /**
+     * A Basic credential a web page cannot have made a browser send: no browser's marks at all. Every
+     * browser names itself {@code Mozilla/...}, and every current one adds {@code Sec-Fetch-*} (an old one
+     * without them still sends its {@code Mozilla/} user agent, which no page can change). So go tool
+     * pprof's {@code http://user:token@host/...?seconds=N}, which has no header option and sends its URL's
+     * user info as Basic, may start a window, and a page that makes a browser send a saved password may not.
+     */
+    static boolean notFromABrowser(HttpHeaders headers, String origin, String site) {
+        String agent = headers.get("user-agent");
+        return origin == null && site == null && headers.get("sec-fetch-mode") == null && headers.get("sec-fetch-dest") == null
+                && (agent == null || !agent.startsWith("Mozilla/"));
     }
 
     /** A CORS preflight from the configured origin is answered without a credential: browsers never send one there. */

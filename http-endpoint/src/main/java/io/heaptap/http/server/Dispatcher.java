@@ -161,7 +161,7 @@ final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
             String raw = msg.uri();
             int q = raw.indexOf('?');
             request = new Request(msg.method().name(), uri.path(), q < 0 ? raw : raw.substring(0, q), uri.parameters(), headers,
-                    ByteBufUtil.getBytes(msg.content()), client(ctx), passed.bearer());
+                    ByteBufUtil.getBytes(msg.content()), client(ctx), passed.unforgeable());
             handler = router.route(request.method(), request.path());
         } catch (RuntimeException e) {
             respond(ctx, ErrorResponses.of(e), keepAlive, cors);

@@ -146,8 +146,13 @@ class HttpAccessIT {
         assertEquals(403, browser.post("/api/reset", "Authorization", basic).status());
         assertEquals(403, browser.post("/jolokia/", "{\"type\":\"exec\",\"mbean\":\"io.heaptap:type=Heaptap\",\"operation\":\"reset\"}"
                 .getBytes(StandardCharsets.UTF_8), "Authorization", basic, "Content-Type", "text/plain").status());
-        assertEquals(403, browser.get("/debug/pprof/allocs?seconds=1", "Authorization", basic).status());
-        assertEquals(403, browser.get("/debug/pprof/heap?gc=1", "Authorization", basic).status());
+        // A browser names itself Mozilla/ (a page cannot change that), and a current one adds Sec-Fetch-*.
+        String agent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/156.0 Safari/537.36";
+        assertEquals(403, browser.get("/debug/pprof/allocs?seconds=1", "Authorization", basic, "User-Agent", agent).status());
+        assertEquals(403, browser.get("/debug/pprof/heap?gc=1", "Authorization", basic, "User-Agent", agent).status());
+        assertEquals(403, browser.get("/debug/pprof/allocs?seconds=1", "Authorization", basic, "User-Agent", agent,
+                "Sec-Fetch-Site", "none", "Sec-Fetch-Mode", "navigate").status(), "typed into the address bar");
+        assertEquals(403, browser.get("/debug/pprof/allocs?seconds=1", "Authorization", basic, "Sec-Fetch-Mode", "no-cors").status());
         assertEquals("idle", HttpEndpoint.json(browser.get("/api/status", "Authorization", basic)).get("state").asText(), "nothing changed");
         // A cross-site request (what the browser marks as such) is refused, reads included.
         assertEquals(403, browser.get("/api/status", "Authorization", basic, "Sec-Fetch-Site", "cross-site").status());

@@ -10,6 +10,7 @@ import com.google.perftools.profiles.ProfileProto.Profile;
 import io.heaptap.it.support.Http;
 import io.heaptap.it.support.Http.Reply;
 import io.heaptap.it.support.Jdk;
+import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.support.Wait;
@@ -18,6 +19,7 @@ import io.heaptap.it.workload.Allocator;
 
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -99,6 +101,26 @@ class PprofEndpointIT {
 
     static List<String> functions(Profile p) {
         return p.getFunctionList().stream().map(f -> p.getStringTable((int) f.getName())).toList();
+    }
+
+    /**
+     * go tool pprof by URL, as with a Go service: it has no header option and sends the URL's user info as
+     * HTTP Basic, so the token goes there, for a read and for a ?seconds window on an idle JVM. (A browser
+     * sending a saved password for the same window is refused: HttpAccessIT.)
+     */
+    @Test
+    void goToolPprofFetchesByUrlAndStartsAWindow() throws Exception {
+        Path dir = Paths.workDir("pprof-by-url");
+        try (TargetJvm target = TargetJvm.start(Jdk.newest(), Allocator.class)) {
+            Http http = HttpEndpoint.serve(target.pid());
+            String base = http.browserUrl();  // http://heaptap:TOKEN@127.0.0.1:PORT/
+            String window = ContinuousIT.GoTools.run(dir, "go", "tool", "pprof", "-top", "-sample_index=alloc_space",
+                    base + "debug/pprof/allocs?seconds=2");
+            assertTrue(window.contains("Allocator.allocateLongs"), window);
+            String heap = ContinuousIT.GoTools.run(dir, "go", "tool", "pprof", "-top", "-sample_index=alloc_space",
+                    base + "debug/pprof/heap");
+            assertTrue(heap.contains("Allocator.allocate"), heap);
+        }
     }
 
     static long total(Profile p, int index) {
