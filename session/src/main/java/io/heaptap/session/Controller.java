@@ -472,14 +472,18 @@ public final class Controller {
      * @throws HeapBudgetException the profile is too big to decode within heaptap's heap budget
      */
     public synchronized AllocationProfile recentProfile() {
-        if (state == SessionState.IDLE) {
+        // In continuous mode with no capture, the status is continuous sampling's: live tracking, samples and
+        // cost since it began (the status said "live: not tracked" beside thousands of weak references).
+        boolean continuousOnly = state == SessionState.IDLE && continuous != null;
+        if (state == SessionState.IDLE && !continuousOnly) {
             return null;
         }
         if (recentProfile == null || System.nanoTime() - recentProfileNanos > RECENT_NANOS) {
             forgetRecentProfile();
             HeapBudget.Reservation reservation = reserve(null, false, false);  // never wait holding the controller
             try {
-                recentProfile = profileNow(LiveFilter.NONE, false, null);
+                recentProfile = continuousOnly ? continuousProfileNow(LiveFilter.NONE, false, null)
+                        : profileNow(LiveFilter.NONE, false, null);
             } catch (RuntimeException | Error e) {
                 reservation.close();
                 throw e;
