@@ -305,7 +305,7 @@ public final class Controller {
         long now = System.nanoTime();
         // Escaped and cut as a client label is: anyone who can start it names it, and status prints it.
         MarkingClock clock = liveTracker.markings();
-        continuous = new ContinuousRun(Instant.now(), now, service == null || service.isBlank() ? ScrapeLabels.serviceOf(target)
+        continuous = new ContinuousRun(Instant.now(), now, service == null || service.isBlank() ? target.serviceName()
                 : clientLabel(service), o, newGovernor(o, native_.sampleCount(), now),
                 clock.completed(), clock.forcedCount());
         allocationRate.next(now);

@@ -31,20 +31,6 @@ public record ScrapeLabels(String service, String host, long pid, String version
         return m;
     }
 
-    /** The main class, or the jar's file name without {@code .jar}, from {@code sun.java.command}; "java" if none. */
-    static String serviceOf(TargetInfo target) {
-        String command = target.mainCommand() == null ? "" : target.mainCommand().strip();
-        if (command.isEmpty()) {
-            return "java";
-        }
-        String first = command.split("\\s+", 2)[0];
-        if (first.endsWith(".jar")) {
-            String name = Path.of(first).getFileName().toString();
-            return name.substring(0, name.length() - ".jar".length());
-        }
-        return first;
-    }
-
     /** The kernel's host name (no name lookup: a scrape must not wait on DNS). */
     static String hostName() {
         try {

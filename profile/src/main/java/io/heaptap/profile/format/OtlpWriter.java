@@ -8,7 +8,6 @@ import io.heaptap.profile.TargetInfo;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -96,7 +95,7 @@ final class OtlpWriter implements ProfileWriter {
     /** Resource attributes of the OpenTelemetry semantic conventions. */
     private static ProtoWriter resource(TargetInfo target) {
         return new ProtoWriter()
-                .message(1, keyValue("service.name", new ProtoWriter().string(1, serviceName(target))))
+                .message(1, keyValue("service.name", new ProtoWriter().string(1, target.serviceName())))
                 .message(1, keyValue("process.pid", new ProtoWriter().oneofUint64(3, target.pid())))
                 .message(1, keyValue("process.runtime.name", new ProtoWriter().string(1, nonNull(target.vmName()))))
                 .message(1, keyValue("process.runtime.version", new ProtoWriter().string(1, nonNull(target.javaVersion()))));
@@ -104,20 +103,6 @@ final class OtlpWriter implements ProfileWriter {
 
     private static ProtoWriter keyValue(String key, ProtoWriter anyValue) {
         return new ProtoWriter().string(1, key).message(2, anyValue);
-    }
-
-    /** The main class, or the jar's file name without {@code .jar}, from {@code sun.java.command}; "java" if none. */
-    static String serviceName(TargetInfo target) {
-        String command = target.mainCommand() == null ? "" : target.mainCommand().strip();
-        if (command.isEmpty()) {
-            return "java";
-        }
-        String first = command.split("\\s+", 2)[0];
-        if (first.endsWith(".jar")) {
-            String name = Path.of(first).getFileName().toString();
-            return name.substring(0, name.length() - ".jar".length());
-        }
-        return first;
     }
 
     private static String nonNull(String s) {

@@ -165,8 +165,8 @@ class OtlpWriterTest {
         assertEquals("OpenJDK 64-Bit Server VM", attributes.get("process.runtime.name").getStringValue());
         assertEquals("17.0.9", attributes.get("process.runtime.version").getStringValue());
         assertTrue(!data.toString().contains("s3cret"), "the command's arguments stay out");
-        assertEquals("app.Main", OtlpWriter.serviceName(new TargetInfo(1, "", "", "app.Main arg")));
-        assertEquals("java", OtlpWriter.serviceName(new TargetInfo(1, "", "", null)));
+        assertEquals("app.Main", new TargetInfo(1, "", "", "app.Main arg").serviceName());
+        assertEquals("java", new TargetInfo(1, "", "", null).serviceName());
     }
 
     @Test
