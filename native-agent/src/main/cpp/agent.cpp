@@ -266,6 +266,10 @@ JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_sampleNanos0(JNI
     return sampler != nullptr ? static_cast<jlong>(sampler->sampleNanos()) : 0;
 }
 
+JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_jvmEvents0(JNIEnv*, jclass) {
+    return sampler != nullptr ? static_cast<jlong>(sampler->jvmEvents()) : 0;
+}
+
 JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_memory0(JNIEnv*, jclass) {
     return sampler != nullptr ? static_cast<jlong>(sampler->memoryBytes()) : 0;
 }

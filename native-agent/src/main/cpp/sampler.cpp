@@ -144,6 +144,10 @@ int64_t Sampler::admit(jlong size) {
     if (!sampling_.load(std::memory_order_acquire)) {
         return 0;
     }
+    // Each thread keeps to one shard, chosen round robin at its first event.
+    static std::atomic<uint32_t> nextShard{0};
+    static thread_local uint32_t shard = nextShard.fetch_add(1, std::memory_order_relaxed) % kEventShards;
+    events_[shard].count.fetch_add(1, std::memory_order_relaxed);
     int64_t governing = samplingThinner::governingJvmInterval(generation_.load(std::memory_order_relaxed),
                                                               jvmInterval_.load(std::memory_order_relaxed));
     if (governing <= 0) {

@@ -211,6 +211,15 @@ public final class NativeAgent implements Sampler {
     }
 
     /**
+     * The JVM's sampling events since the agent loaded (never reset), the ones the agent thinned away
+     * included: on JDK 11-24 each costs the allocating thread whether it is kept or not.
+     */
+    @Override
+    public long jvmEvents() {
+        return jvmEvents0();
+    }
+
+    /**
      * Nanoseconds the sample callback spent on kept samples since the agent loaded (never reset): the
      * cost heaptap's sampling puts on the allocating threads, the JVM's own part of each event aside.
      */
@@ -430,6 +439,8 @@ public final class NativeAgent implements Sampler {
     private static native long samples0();
 
     private static native long sampleNanos0();
+
+    private static native long jvmEvents0();
 
     private static native long memory0();
 

@@ -62,6 +62,9 @@ public interface Sampler {
 
     long sampleNanos();
 
+    /** The JVM's sampling events so far, thinned-away ones included (never reset). */
+    long jvmEvents();
+
     long nativeMemoryBytes();
 
     NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) throws IOException;

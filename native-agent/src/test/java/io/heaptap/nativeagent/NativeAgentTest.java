@@ -146,6 +146,37 @@ class NativeAgentTest {
     }
 
     /**
+     * The agent counts the JVM's sampling events, the ones it thins away included (on JDK 11-24 the
+     * session prices them): about one per JVM interval of small objects, and one per large array
+     * however large, not one per interval of its bytes.
+     */
+    @Test
+    void theAgentCountsTheJvmsEventsNotTheirBytes() throws Exception {
+        NativeAgent agent = NativeAgent.get();
+        CaptureStart.withFreshTlabs(agent, SamplerSettings.withoutLargeStratum(512 * 1024, Duration.ofMinutes(1), 64, 1024, 0));
+        long jvmInterval = agent.jvmIntervalBytes();
+        long before = agent.jvmEvents();
+        allocateInts(64L << 20);
+        long small = agent.jvmEvents() - before;
+        double expected = (64.0 * (1 << 20)) / jvmInterval;
+        assertTrue(small > 0.7 * expected && small < 1.4 * expected, small + " events for " + expected + " intervals of "
+                + jvmInterval + " B");
+        assertTrue(small >= agent.sampleCount(), "every kept sample was an event");
+
+        before = agent.jvmEvents();
+        for (int i = 0; i < 64; i++) {
+            sink = new byte[4 << 20];
+        }
+        long large = agent.jvmEvents() - before;
+        agent.stop();
+        assertTrue(large <= 3 * 64 + 100, large + " events for 64 arrays of 4 MiB: one each at most, not "
+                + (64L * (4 << 20) / jvmInterval));
+        long stopped = agent.jvmEvents();
+        allocateInts(16L << 20);
+        assertEquals(stopped, agent.jvmEvents(), "nothing is sampled, nothing is counted");
+    }
+
+    /**
      * Regression: marking a thread as heaptap's allocated its mark object before the mark took
      * effect, and at a 64 KiB interval that object showed in the application's profile now and
      * then. Sampling every allocation makes any such allocation certain to show.

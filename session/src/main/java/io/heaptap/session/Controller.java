@@ -150,7 +150,7 @@ public final class Controller {
         this.gcMonitor = new GcMonitor(gcBeans);
         this.processCpuNanos = gcBeans::processCpuNanos;
         this.callbackNanos = () -> agent == null ? 0 : agent.sampleNanos();
-        this.jvmEvents = new JvmEvents(Runtime.version().feature(), allocationRate::total,
+        this.jvmEvents = new JvmEvents(Runtime.version().feature(), () -> agent == null ? 0 : agent.jvmEvents(),
                 () -> agent == null ? 0 : agent.jvmIntervalBytes());
         this.captureCost = new SamplingCostMeter(callbackNanos, processCpuNanos, jvmEvents::events);
         this.continuousCost = new SamplingCostMeter(callbackNanos, processCpuNanos, jvmEvents::events);
@@ -379,7 +379,7 @@ public final class Controller {
 
     /** The sample-rate target of an adaptive capture or of continuous sampling, cost-bounded when the options say so. */
     private SampleRateGovernor newGovernor(CaptureOptions o, long samples, long nanos) {
-        SampleCostBudget cost = o.costBounded() ? new SampleCostBudget(callbackNanos, processCpuNanos, jvmEvents, allocationRate::total) : null;
+        SampleCostBudget cost = o.costBounded() ? new SampleCostBudget(callbackNanos, processCpuNanos, jvmEvents) : null;
         return new SampleRateGovernor(o.sampleRate(), cost, o.intervalBytes(), samples, nanos);
     }
 

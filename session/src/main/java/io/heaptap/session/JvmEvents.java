@@ -10,11 +10,12 @@ import java.util.function.LongSupplier;
  * thread and two, three allocation mixes, sampling off and on alternating): 500-530 ns an event on the
  * steady mixes, 15-25% of an allocating thread at 8-16 KiB and several GB/s, more than heaptap's stack walks.
  *
- * <p>Counted, not guessed: the JVM posts one event per interval of bytes a thread allocates (a Poisson
- * process over bytes), so the events are the bytes allocated (the JVM's own exact count) over the JVM's
- * interval, summed over each span the interval held. An object larger than the interval takes one event,
- * not several, so on a mix of large arrays this counts high: the bound errs on the safe side. On JDK 25
- * nothing is thinned (an event is a kept sample) and the JVM's part of it is not priced.
+ * <p>Counted by the agent: every event passes its callback's first test, thinned away or kept, so the
+ * agent counts them there (the JVM posts one per interval of bytes a thread allocates, but an object
+ * larger than the interval takes one event, not several: on a mix of large arrays an estimate from the
+ * bytes counted several times too many, and raised the JVM's interval, and the stated bias, for
+ * nothing). On JDK 25 nothing is thinned (an event is a kept sample) and the JVM's part of it is not
+ * priced.
  */
 final class JvmEvents {
     /** What one event costs its thread on JDK 17, in nanoseconds (bench JvmEventPrice, a loaded two-core machine). */
@@ -22,21 +23,18 @@ final class JvmEvents {
     static final int FIRST_UNPRICED_FEATURE = 25;
 
     private final boolean priced;
-    private final LongSupplier allocatedBytes;
+    private final LongSupplier counted;
     private final LongSupplier jvmIntervalBytes;
-    private long lastBytes = -1;
-    private long lastInterval;
-    private double events;
     private long maxInterval;
 
     /**
      * @param javaFeatureVersion this JVM's: events are priced before {@link #FIRST_UNPRICED_FEATURE} only
-     * @param allocatedBytes     bytes allocated by all threads so far, -1 when unknown
+     * @param counted            the agent's count of the JVM's sampling events so far (never reset)
      * @param jvmIntervalBytes   the JVM's sampling interval now, 0 while no capture samples
      */
-    JvmEvents(int javaFeatureVersion, LongSupplier allocatedBytes, LongSupplier jvmIntervalBytes) {
+    JvmEvents(int javaFeatureVersion, LongSupplier counted, LongSupplier jvmIntervalBytes) {
         this.priced = javaFeatureVersion < FIRST_UNPRICED_FEATURE;
-        this.allocatedBytes = allocatedBytes;
+        this.counted = counted;
         this.jvmIntervalBytes = jvmIntervalBytes;
     }
 
@@ -45,22 +43,18 @@ final class JvmEvents {
         return priced;
     }
 
-    /**
-     * The events so far (never reset). Call it before every change of the JVM's interval: the bytes since the
-     * previous call are charged to the interval that held over them.
-     */
+    /** The events so far (never reset); 0 where they are not priced. Notes the JVM's interval now. */
     synchronized long events() {
         if (!priced) {
             return 0;
         }
-        long bytes = allocatedBytes.getAsLong();
-        if (bytes >= 0 && lastBytes >= 0 && lastInterval > 0) {
-            events += Math.max(0, bytes - lastBytes) / (double) lastInterval;
-        }
-        lastBytes = bytes;
-        lastInterval = jvmIntervalBytes.getAsLong();
-        maxInterval = Math.max(maxInterval, lastInterval);
-        return (long) events;
+        maxInterval = Math.max(maxInterval, jvmIntervalBytes.getAsLong());
+        return counted.getAsLong();
+    }
+
+    /** The JVM's interval now (0 while nothing samples). */
+    long jvmInterval() {
+        return jvmIntervalBytes.getAsLong();
     }
 
     /** The largest JVM interval seen since {@link #resetMaxInterval} (read at each {@link #events} call). */
@@ -81,16 +75,18 @@ final class JvmEvents {
     }
 
     /**
-     * The least JVM interval at which {@code allocatedBytesPerSecond} posts events costing at most
-     * {@code nanosPerSecond}: each interval of bytes is one event.
+     * The least JVM interval at which the events would cost at most {@code allowanceNanosPerSecond}, from
+     * what they cost at the interval that held: events of objects smaller than the interval fall in
+     * proportion as it grows, and the few of objects larger than it (one each) are counted as they are, so
+     * a mix of large arrays is not charged for events it never posted. 0 when the events cost nothing.
      */
-    static long intervalFor(double allocatedBytesPerSecond, double nanosPerSecond) {
-        if (allocatedBytesPerSecond <= 0) {
+    static long intervalFor(long heldInterval, double eventNanosPerSecond, double allowanceNanosPerSecond) {
+        if (heldInterval <= 0 || eventNanosPerSecond <= 0) {
             return 0;
         }
-        if (nanosPerSecond <= 0) {
+        if (allowanceNanosPerSecond <= 0) {
             return Long.MAX_VALUE;
         }
-        return (long) Math.ceil(allocatedBytesPerSecond * NANOS_PER_EVENT / nanosPerSecond);
+        return (long) Math.ceil(heldInterval * eventNanosPerSecond / allowanceNanosPerSecond);
     }
 }

@@ -68,10 +68,8 @@ final class SampleCostBudget {
     private final LongSupplier sampleNanos;
     private final LongSupplier processCpuNanos;
     private final JvmEvents jvmEvents;
-    private final LongSupplier allocatedBytes;
     private long lastSamples = -1;
     private long lastEventNanos;
-    private long lastBytes = -1;
     private long minJvmInterval;
     private long lastSampleNanos;
     private long lastCpuNanos;
@@ -84,18 +82,14 @@ final class SampleCostBudget {
      * @param processCpuNanos the process's CPU nanoseconds so far, negative when unknown
      */
     SampleCostBudget(LongSupplier sampleNanos, LongSupplier processCpuNanos) {
-        this(sampleNanos, processCpuNanos, null, () -> -1);
+        this(sampleNanos, processCpuNanos, null);
     }
 
-    /**
-     * @param jvmEvents      the JVM's own sampling events (priced on JDK 11-24), or null for none
-     * @param allocatedBytes bytes allocated by all threads so far, -1 when unknown
-     */
-    SampleCostBudget(LongSupplier sampleNanos, LongSupplier processCpuNanos, JvmEvents jvmEvents, LongSupplier allocatedBytes) {
+    /** @param jvmEvents the JVM's own sampling events (priced on JDK 11-24), or null for none */
+    SampleCostBudget(LongSupplier sampleNanos, LongSupplier processCpuNanos, JvmEvents jvmEvents) {
         this.sampleNanos = sampleNanos;
         this.processCpuNanos = processCpuNanos;
         this.jvmEvents = jvmEvents != null && jvmEvents.priced() ? jvmEvents : null;
-        this.allocatedBytes = allocatedBytes;
     }
 
     /**
@@ -110,7 +104,6 @@ final class SampleCostBudget {
         long callbackNanos = sampleNanos.getAsLong();
         long cpuNanos = processCpuNanos.getAsLong();
         long eventNanos = jvmEvents == null ? 0 : jvmEvents.nanos();
-        long bytes = allocatedBytes.getAsLong();
         if (lastSamples >= 0 && samples >= lastSamples && cpuNanos >= 0 && lastCpuNanos >= 0) {
             long elapsed = nanos - lastNanos;
             long taken = samples - lastSamples;
@@ -118,13 +111,15 @@ final class SampleCostBudget {
                 nanosPerSample = Math.max(1, callbackNanos - lastSampleNanos) / (double) taken;
             }
             double budgetPerSecond = CPU_SHARE * Math.max(0, cpuNanos - lastCpuNanos) * 1e9 / elapsed;
-            double eventsPerSecond = Math.max(0, eventNanos - lastEventNanos) * 1e9 / elapsed;
+            double eventNanosPerSecond = Math.max(0, eventNanos - lastEventNanos) * 1e9 / elapsed;
             if (!Double.isNaN(nanosPerSample)) {
-                double left = Math.max(0, budgetPerSecond - eventsPerSecond);
+                double left = Math.max(0, budgetPerSecond - eventNanosPerSecond);
                 allowedRate = (int) Math.min(UNBOUNDED, Math.max(MIN_RATE, left / nanosPerSample));
             }
-            if (jvmEvents != null && bytes >= 0 && lastBytes >= 0) {
-                moveMinJvmInterval(JvmEvents.intervalFor(Math.max(0, bytes - lastBytes) * 1e9 / elapsed, EVENT_SHARE * budgetPerSecond));
+            if (jvmEvents != null) {
+                // The interval now is the one the span's events were posted at: a least interval named at
+                // the last reading was taken up right after it.
+                moveMinJvmInterval(JvmEvents.intervalFor(jvmEvents.jvmInterval(), eventNanosPerSecond, EVENT_SHARE * budgetPerSecond));
             }
         }
         lastSamples = samples;
@@ -132,7 +127,6 @@ final class SampleCostBudget {
         lastCpuNanos = cpuNanos;
         lastNanos = nanos;
         lastEventNanos = eventNanos;
-        lastBytes = bytes;
     }
 
     /** Raises the least JVM interval at once; lowers it only when well below (a step of {@link #JVM_INTERVAL_STEP}). */
@@ -157,7 +151,6 @@ final class SampleCostBudget {
         lastCpuNanos = processCpuNanos.getAsLong();
         lastNanos = nanos;
         lastEventNanos = jvmEvents == null ? 0 : jvmEvents.nanos();
-        lastBytes = allocatedBytes.getAsLong();
     }
 
     /**

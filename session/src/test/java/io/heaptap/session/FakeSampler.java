@@ -118,6 +118,12 @@ final class FakeSampler implements Sampler {
         return true;
     }
 
+    /** The JVM's events: the kept samples (the fake thins nothing, and its JVM interval is 0). */
+    @Override
+    public synchronized long jvmEvents() {
+        return sampleCount();
+    }
+
     /** 0: no JVM events beyond the kept samples to price, whatever JDK runs the tests. */
     @Override
     public long jvmIntervalBytes() {

@@ -148,12 +148,12 @@ class SampleCostBudgetTest {
      */
     @Test
     void onJdk17TheJvmsEventsAreInsideTheBound() {
-        long[] allocated = {0};
+        long[] counted = {0};
         long[] jvmInterval = {8 * 1024};
-        JvmEvents events = new JvmEvents(17, () -> allocated[0], () -> jvmInterval[0]);
+        JvmEvents events = new JvmEvents(17, () -> counted[0], () -> jvmInterval[0]);
         long[] callback = {0};
         long[] cpu = {0};
-        SampleCostBudget budget = new SampleCostBudget(() -> callback[0], () -> cpu[0], events, () -> allocated[0]);
+        SampleCostBudget budget = new SampleCostBudget(() -> callback[0], () -> cpu[0], events);
         long samples = 0;
         long nanos = 0;
         budget.read(samples, nanos);
@@ -162,7 +162,7 @@ class SampleCostBudgetTest {
             for (int reading = 0; reading < 10; reading++) {
                 long minJvm = budget.minJvmInterval();
                 jvmInterval[0] = Math.max(8 * 1024, minJvm);  // the agent takes the least the budget names
-                allocated[0] += 1_000_000_000L;
+                counted[0] += 1_000_000_000L / jvmInterval[0];  // small objects: an event per interval of bytes
                 samples += 500;
                 callback[0] += 500 * 3_000L;  // 3 us a sample
                 cpu[0] += 2 * READING;
@@ -181,20 +181,43 @@ class SampleCostBudgetTest {
 
     @Test
     void theLeastJvmIntervalFallsOnlyWhenWellBelow() {
-        long[] allocated = {0};
-        JvmEvents events = new JvmEvents(17, () -> allocated[0], () -> 8 * 1024);
+        long[] counted = {0};
+        JvmEvents events = new JvmEvents(17, () -> counted[0], () -> 8 * 1024);
         long[] cpu = {0};
-        SampleCostBudget budget = new SampleCostBudget(() -> 0, () -> cpu[0], events, () -> allocated[0]);
+        SampleCostBudget budget = new SampleCostBudget(() -> 0, () -> cpu[0], events);
         long nanos = 0;
         budget.read(0, nanos);
         long[] rates = {4_000_000_000L, 3_400_000_000L, 2_000_000_000L};
         long[] expected = {200_704, 200_704, 102_400};
         for (int i = 0; i < rates.length; i++) {
-            allocated[0] += rates[i];
+            counted[0] += rates[i] / (8 * 1024);
             cpu[0] += 2_000_000_000L;
             nanos += 1_000_000_000L;
             budget.read(0, nanos);
-            assertEquals(expected[i], budget.minJvmInterval(), "at " + rates[i] + " B/s");
+            assertEquals(expected[i], budget.minJvmInterval(), 4096, "at " + rates[i] + " B/s");
         }
+    }
+
+    /**
+     * Large arrays, one event each however large: at 2 GB/s of 1 MiB arrays the JVM posts 2,000 events a
+     * second at any interval under 1 MiB, 1 ms of the 10 ms allowance. Counted, they need no larger JVM
+     * interval; estimated from the bytes (a quarter of a million events at 8 KiB) they asked for 100 KB,
+     * and the profile then stated that interval's per-site bias for nothing.
+     */
+    @Test
+    void largeArraysAreChargedTheEventsTheyPostNotTheirBytes() {
+        long[] counted = {0};
+        JvmEvents events = new JvmEvents(17, () -> counted[0], () -> 8 * 1024);
+        long[] cpu = {0};
+        SampleCostBudget budget = new SampleCostBudget(() -> 0, () -> cpu[0], events);
+        long nanos = 0;
+        budget.read(0, nanos);
+        for (int second = 0; second < 3; second++) {
+            counted[0] += 2_000;
+            cpu[0] += 2_000_000_000L;
+            nanos += 1_000_000_000L;
+            budget.read(0, nanos);
+        }
+        assertEquals(4096, budget.minJvmInterval(), "8 KiB x 1 ms / 10 ms, one step: no larger interval needed");
     }
 }
