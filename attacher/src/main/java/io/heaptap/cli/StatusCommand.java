@@ -35,9 +35,7 @@ final class StatusCommand extends TargetCommand {
         Terminal.printf("cost:         %s%n", s.getSamplingCost());
         Terminal.printf("continuous:   %s%n", s.getContinuous().isEmpty() ? "off" : s.getContinuous());
         if (s.getProfileError().isEmpty()) {
-            // In continuous mode the live report is continuous sampling's, and says why nothing is tracked when so.
-            List<String> live = s.isLiveTracking() || s.getTrackedObjects() > 0 || !s.getContinuous().isEmpty()
-                    ? s.getLiveReport() : List.of();
+            List<String> live = s.isLiveTracking() || s.getTrackedObjects() > 0 ? s.getLiveReport() : List.of();
             Terminal.printf("samples:      %,d (dropped %,d)%n", s.getSamples(), s.getSamplesDropped());
             Terminal.printf("allocated:    %s (estimate)%n", HumanUnits.formatBytes(s.getEstimatedAllocatedBytes()));
             Terminal.printf("live:         %s%n", live.isEmpty() ? "not tracked" : live.get(0));

@@ -472,18 +472,14 @@ public final class Controller {
      * @throws HeapBudgetException the profile is too big to decode within heaptap's heap budget
      */
     public synchronized AllocationProfile recentProfile() {
-        // In continuous mode with no capture, the status is continuous sampling's: live tracking, samples and
-        // cost since it began (the status said "live: not tracked" beside thousands of weak references).
-        boolean continuousOnly = state == SessionState.IDLE && continuous != null;
-        if (state == SessionState.IDLE && !continuousOnly) {
+        if (state == SessionState.IDLE) {
             return null;
         }
         if (recentProfile == null || System.nanoTime() - recentProfileNanos > RECENT_NANOS) {
             forgetRecentProfile();
             HeapBudget.Reservation reservation = reserve(null, false, false);  // never wait holding the controller
             try {
-                recentProfile = continuousOnly ? continuousProfileNow(LiveFilter.NONE, false, null)
-                        : profileNow(LiveFilter.NONE, false, null);
+                recentProfile = profileNow(LiveFilter.NONE, false, null);
             } catch (RuntimeException | Error e) {
                 reservation.close();
                 throw e;

@@ -364,19 +364,6 @@ class ControllerTest {
         assertNotNull(controller.continuous(), "a reset drops it explicitly");
     }
 
-    /** In continuous mode with no capture, the status's profile is continuous sampling's, not none. */
-    @Test
-    void theStatusInContinuousModeReadsContinuousSampling() throws Exception {
-        assertNull(controller.recentProfile(), "idle: nothing to read");
-        ContinuousRun run = controller.startContinuous(null, "test");
-        sampler.allocate(10e6);
-        AllocationProfile status = controller.recentProfile();
-        assertNotNull(status, "continuous sampling is there to read");
-        assertEquals(run.since(), status.info().startedAt());
-        controller.stopContinuous();
-        assertNull(controller.recentProfile(), "idle again");
-    }
-
     /**
      * Continuous sampling runs with no time box under the sample-rate target; a capture meanwhile is a
      * window over it (a native baseline, then an end), never a restart, a stop or a reset of the
