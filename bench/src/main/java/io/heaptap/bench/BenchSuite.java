@@ -68,16 +68,7 @@ public final class BenchSuite {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--quick")) {
-                opts.put("quick", "true");
-            } else if (args[i].startsWith("--") && i + 1 < args.length) {
-                opts.put(args[i].substring(2), args[++i]);
-            } else {
-                throw new IllegalArgumentException("unknown argument " + args[i]);
-            }
-        }
+        Map<String, String> opts = BenchArguments.parse(args);
         boolean quick = opts.containsKey("quick");
         BenchSuite suite = new BenchSuite(Path.of(opts.get("jar")), Path.of(opts.get("classes")),
                 Path.of(opts.get("async-profiler")), quick, Integer.parseInt(opts.getOrDefault("reps", quick ? "1" : "5")),

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -61,16 +60,7 @@ public final class ServiceBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--quick")) {
-                opts.put("quick", "true");
-            } else if (args[i].startsWith("--") && i + 1 < args.length) {
-                opts.put(args[i].substring(2), args[++i]);
-            } else {
-                throw new IllegalArgumentException("unknown argument " + args[i]);
-            }
-        }
+        Map<String, String> opts = BenchArguments.parse(args);
         Settings s = opts.containsKey("quick") ? Settings.quick() : Settings.full();
         s = new Settings(integer(opts, "reps", s.reps()), integer(opts, "cycles", s.cycles()), number(opts, "window", s.window()),
                 number(opts, "saturation", s.saturation()), number(opts, "settle", s.settle()), number(opts, "warm-step", s.warmStep()),
