@@ -122,7 +122,7 @@ final class LeakWatch {
     }
 
     private void step(long watch) {
-        synchronized (controller) {
+        synchronized (controller.lock()) {
             if (!isCurrent(watch)) {
                 return;
             }
@@ -135,7 +135,7 @@ final class LeakWatch {
     }
 
     private void finish(long watch) {
-        synchronized (controller) {
+        synchronized (controller.lock()) {
             if (isCurrent(watch)) {
                 end("duration reached");
             }
@@ -176,7 +176,7 @@ final class LeakWatch {
     }
 
     private void rearm(long watch) {
-        synchronized (controller) {
+        synchronized (controller.lock()) {
             if (!isCurrent(watch) || controller.status().state() == SessionState.RECORDING) {
                 return;
             }

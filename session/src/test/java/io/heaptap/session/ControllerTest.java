@@ -206,15 +206,15 @@ class ControllerTest {
      * Ending a watch cancels its tasks, but not one that already fired and waits for the lock: its
      * step took a snapshot for the next watch, and its end (behind a long dump, say) could end the
      * next watch at once ("duration reached"). Here the first watch's step fires while the test holds
-     * the controller's lock, and runs once the second watch has started.
+     * the session's lock, and runs once the second watch has started.
      */
     @Test
     void aWatchsTimerTasksNeverActOnTheWatchStartedAfterIt() throws Exception {
         long timer;
-        synchronized (controller) {
+        synchronized (controller.lock()) {
             controller.startLeakWatch(new LeakWatchOptions(Duration.ofSeconds(1), Duration.ofSeconds(1), 512 * 1024, false), "first");
             timer = awaitTimer(info -> info.getThreadState() == Thread.State.BLOCKED && info.getLockInfo() != null
-                    && info.getLockInfo().getIdentityHashCode() == System.identityHashCode(controller), "blocked on the controller");
+                    && info.getLockInfo().getIdentityHashCode() == System.identityHashCode(controller.lock()), "blocked on the session's lock");
             controller.stopLeakWatch();
             controller.startLeakWatch(new LeakWatchOptions(Duration.ofMinutes(10), Duration.ofMinutes(1), 512 * 1024, false), "second");
         }
