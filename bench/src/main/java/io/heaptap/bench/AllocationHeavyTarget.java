@@ -106,7 +106,7 @@ public final class AllocationHeavyTarget {
          * them keeps refinement off until the first tool whose attach does (heaptap's start, a JMX agent
          * start, JConsole: a few hundred cards suffice), and that tool would be charged G1's refinement
          * thread from then on: 2-3% of a core on the allocation-heavy target, whose humongous arrays
-         * keep the heap lock busy while that thread tries to take it (bench/RESULTS.md, 2026-11-24).
+         * keep the heap lock busy while that thread tries to take it (bench/RESULTS.md).
          */
         static void writeOldToYoungReferences() {
             oldArray = new Object[1 << 20];  // 4 MiB or more: humongous, so allocated old

@@ -17,8 +17,8 @@ import java.util.Locale;
  * @param processCpuNanos the process's CPU time over the window, or -1 when unknown
  * @param budgetShare     the share of the process's CPU the default sampling keeps its cost under, or 0 when
  *                        the rate (or interval) was asked for and kept whatever it cost
- * @param jvmEvents       the JVM's sampling events in the window, estimated from the bytes allocated and the JVM's
- *                        interval (JDK 11-24; 0 where they are not priced)
+ * @param jvmEvents       the JVM's sampling events in the window, as the agent counted them (JDK 11-24;
+ *                        0 where they are not priced)
  * @param jvmEventNanos   what they cost the allocating threads, at the measured price of one
  */
 public record SamplingCost(long samples, long callbackNanos, long processCpuNanos, double budgetShare, long jvmEvents,

@@ -8,10 +8,10 @@ import java.lang.management.ManagementFactory;
  * The live table's large-object stratum for this JVM. On G1, objects of at least half a region are
  * humongous, and a weak reference to one keeps G1 from reclaiming it eagerly; those samples get a
  * small budget of their own, so the table can hold back at most about 1% of the heap as humongous
- * garbage. It was 5% until 2026-11-24: on a target churning 1 MiB arrays in a 1 GiB heap (JDK 25) those
- * 51 held-back regions pushed the old generation over G1's initiating occupancy at half the young
- * collections, each then a concurrent start (every class loader's data scanned, a longer pause) and an
- * undone cycle; at 12 or 24 regions none was (bench/RESULTS.md, 2026-11-24). Generational ZGC's minor
+ * garbage. Not 5%: on a target churning 1 MiB arrays in a 1 GiB heap (JDK 25), 51 held-back regions
+ * pushed the old generation over G1's initiating occupancy at half the young collections, each then a
+ * concurrent start (every class loader's data scanned, a longer pause) and an undone cycle; at 12 or 24
+ * regions none was (bench/RESULTS.md, humongous churn). Generational ZGC's minor
  * collections leave JNI weak references alone, so any tracked young object outlives them until a major
  * collection: objects of 2 MiB and more get a budget there too (about 5% of the heap at 4 MiB each; not
  * measured against ZGC's own triggers). Other collectors: no stratum.

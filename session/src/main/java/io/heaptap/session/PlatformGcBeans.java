@@ -53,7 +53,7 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
      * How often the beans that are not notified are read. A read that finds a collection costs about a
      * quarter to half a millisecond of CPU at 13-16 GB/s (JDK 25), most of it HotSpot's nmethod entry
      * barriers, re-armed by each GC, and such a target collects 25 times a second, so nearly every read
-     * finds one. At 100 ms the poll was 0.14% of a two-core target's CPU (perf, 2026-11-25), a fixed cost
+     * finds one. At 100 ms the poll was 0.14% of a two-core target's CPU (measured with perf), a fixed cost
      * beside a sample path of 0.27% per 1,000 samples/s; at 500 ms it is a fifth of that. What the
      * poll feeds, the GC cost's heap around a collection, is an average: one collection in every half
      * second, weighed as all it stands for, still gives a 10 s capture 20 of them.

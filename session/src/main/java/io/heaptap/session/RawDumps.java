@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>While any dump is open a reaper runs on the timer every half idle time. Whether it runs is
  * decided under this object's lock, by the open that finds none running and by the reaper that
- * finds nothing left: decided outside it (as until 2026-11-24), a dump opened while the reaper
+ * finds nothing left: decided outside it, a dump opened while the reaper
  * closed the last one could be left without a reaper, held in native memory until the next dump.
  */
 final class RawDumps {

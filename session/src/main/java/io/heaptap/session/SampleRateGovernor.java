@@ -16,7 +16,7 @@ package io.heaptap.session;
  * seventh of the trim band, so only a real change of the allocation rate moves it (a wider band, 1.2,
  * left the bench's target at 5,800 samples/s: 16% more stack walks than asked for).</li>
  * </ul>
- * Powers of two, as before 2026-11-25, let the rate sit anywhere in [target/2, 2 x target]: a
+ * Steps of powers of two would let the rate sit anywhere in [target/2, 2 x target]: a
  * 15.7 GB/s target kept 7,800 samples a second at the 5,000 default, and each one costs a stack walk
  * (about 4.5 us there, JDK 25); a quiet one could get 2,600, short of what a 10 s capture's accuracy
  * needs. The interval never goes below {@link #FLOOR} (a quiet application is sampled finely; the
