@@ -74,34 +74,16 @@ public final class BenchSuite {
                 Path.of(opts.get("async-profiler")), quick, Integer.parseInt(opts.getOrDefault("reps", quick ? "1" : "5")),
                 jdks(opts.get("jdks")), sections(opts.get("only")));
         suite.toolPrefixes = opts.containsKey("tools") ? List.of(opts.get("tools").split(",")) : null;
-        Path out = Path.of(opts.getOrDefault("out", "bench/RESULTS.md"));
-        // Read once: the file is rewritten after every section, so a run that is stopped part-way
-        // (a long run on a shared machine) keeps what it measured, marked as unfinished.
-        String earlier = earlierRuns(out);
+        // The run's own report, not bench/RESULTS.md: that file holds the current figures as tables, folded
+        // in by hand, and its history lives in git.
+        Path out = Path.of(opts.getOrDefault("out", "bench/target/results.md"));
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        // Rewritten after every section, so a run that is stopped part-way (a long run on a shared
+        // machine) keeps what it measured, marked as unfinished.
         suite.runAll(String.join(" ", args), () -> Files.writeString(out, String.join("\n", suite.report)
-                + "\n\n_This run is unfinished: the sections above are complete, the rest is still running or was stopped._\n"
-                + earlier));
-        Files.writeString(out, String.join("\n", suite.report) + "\n" + earlier);
+                + "\n\n_This run is unfinished: the sections above are complete, the rest is still running or was stopped._\n"));
+        Files.writeString(out, String.join("\n", suite.report) + "\n");
         System.out.println("wrote " + out);
-    }
-
-    static final String EARLIER = "# Earlier runs (newest first)";
-
-    /**
-     * What the results file held before this run, kept below it: the file is the benchmarks'
-     * history, and a run must not erase the runs before it.
-     */
-    static String earlierRuns(Path out) throws IOException {
-        if (!Files.exists(out)) {
-            return "";
-        }
-        String old = Files.readString(out).replaceFirst("\\A# heaptap benchmark results\\s*", "");
-        int mark = old.indexOf(EARLIER);
-        String latest = mark < 0 ? old : old.substring(0, mark);
-        String rest = mark < 0 ? "" : old.substring(mark + EARLIER.length()).stripLeading();
-        java.util.regex.Matcher date = java.util.regex.Pattern.compile("- date: (\\S+)").matcher(latest);
-        String title = "## The run of " + (date.find() ? date.group(1) : "an earlier date");
-        return "\n" + EARLIER + "\n\n" + title + "\n\n" + latest.strip() + "\n" + (rest.isEmpty() ? "" : "\n" + rest);
     }
 
     /** "--only accuracy,speed": a comma-separated subset of {@link #SECTIONS}. */

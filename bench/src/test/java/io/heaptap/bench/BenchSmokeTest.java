@@ -19,8 +19,7 @@ class BenchSmokeTest {
     @Test
     void quickRunWritesEverySection() throws Exception {
         Path out = Path.of(System.getProperty("heaptap.benchOut"));
-        // The suite keeps earlier runs below the new one (as RESULTS.md does): a second local run
-        // would count the first run's rows too.
+        // An earlier local run's file must not pass for this one.
         Files.deleteIfExists(out);
         BenchSuite.main(new String[] {"--quick", "--jar", System.getProperty("heaptap.jar"),
                 "--classes", System.getProperty("heaptap.benchClasses"),
