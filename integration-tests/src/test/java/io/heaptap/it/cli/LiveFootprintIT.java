@@ -11,12 +11,14 @@ import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.workload.FootprintChurn;
+import io.heaptap.it.workload.Quiet;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -87,6 +89,27 @@ class LiveFootprintIT {
             System.out.println("LiveFootprintIT " + jdk + " " + what);
             target.send("resume");
             assertTrue(target.isAlive());
+        }
+    }
+
+    /**
+     * A bound the user asks for reaches the native table, and one beyond a quarter of the heap is
+     * refused in one line before anything samples: it would hand the application's heap to tracking.
+     */
+    @Test
+    void anAskedForBoundIsKeptAndOneBeyondAQuarterOfTheHeapIsRefused() throws Exception {
+        try (TargetJvm target = TargetJvm.start(Jdk.current(), Quiet.class, List.of("-Xmx256m", "-XX:+UseG1GC"))) {
+            String pid = Long.toString(target.pid());
+            Result refused = HeaptapCli.run("start", pid, "--duration", "1m", "--live-bytes", "40%");
+            assertEquals(2, refused.exitCode(), refused::toString);
+            assertEquals(1, refused.stderr().strip().lines().count(), refused::toString);
+            assertTrue(refused.stderr().contains("at most 25%"), refused::toString);
+            assertTrue(HeaptapCli.run("status", pid).out().contains("idle"), "nothing started");
+
+            Result started = HeaptapCli.run("start", pid, "--duration", "1m", "--live-bytes", "3m");
+            assertEquals(0, started.exitCode(), started::toString);
+            JsonNode hold = dump(pid, false).get("live").get("hold");
+            assertEquals(3L << 20, hold.get("byteBudget").asLong(), hold::toString);
         }
     }
 
