@@ -2,6 +2,10 @@ package io.heaptap.nativeagent;
 
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveHold;
+import io.heaptap.wire.LiveProof;
+import io.heaptap.wire.NativeSnapshot;
+import io.heaptap.wire.SiteCounters;
+import io.heaptap.wire.SnapshotDecoder;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;

@@ -2,6 +2,8 @@ package io.heaptap.nativeagent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.heaptap.wire.SnapshotDecoder;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
