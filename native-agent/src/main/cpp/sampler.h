@@ -23,7 +23,7 @@ enum class StartResult : int32_t {
 };
 
 // classes, class-name bytes, methods, method-name bytes, line entries, frames, stacks, stack
-// frames, sites, weak references (tracked objects plus those waiting to be deleted): NativeAgent.TableSizes.
+// frames, sites, weak references (tracked objects plus those waiting to be deleted): TableSizes.java, in this order.
 constexpr int kTableSizes = 10;
 
 class Sampler {

@@ -3,8 +3,6 @@ package io.heaptap.attach;
 import com.sun.tools.attach.VirtualMachine;
 import com.sun.tools.attach.VirtualMachineDescriptor;
 
-import io.heaptap.exit.ExitCode;
-import io.heaptap.exit.HeaptapException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -52,11 +50,11 @@ public final class TargetResolver {
     private static void refuseIfSignalWouldKill(Target target) {
         long pid = target.pid();
         if (!ProcFiles.runsHotSpot(pid).orElse(true)) {
-            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + pid + " is not a HotSpot JVM (libjvm.so is not"
+            throw new CannotAttachException(pid, "pid " + pid + " is not a HotSpot JVM (libjvm.so is not"
                     + " loaded in it): heaptap does not attach, which would send it SIGQUIT and end it");
         }
         if (!ProcFiles.attachListenerRunning(pid) && !ProcFiles.catchesSigquit(pid).orElse(true)) {
-            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + pid + " does not handle SIGQUIT (started with -Xrs?):"
+            throw new CannotAttachException(pid, "pid " + pid + " does not handle SIGQUIT (started with -Xrs?):"
                     + " attaching would end it; start it with -javaagent:heaptap.jar to use heaptap");
         }
     }
@@ -64,14 +62,14 @@ public final class TargetResolver {
     private static Target byPid(long pid) {
         Optional<ProcessHandle> process = ProcessHandle.of(pid);
         if (process.isEmpty() || !process.get().isAlive()) {
-            throw new HeaptapException(ExitCode.NO_TARGET, "no process with pid " + pid + " is running");
+            throw new NoTargetException(pid, "no process with pid " + pid + " is running");
         }
         if (pid == ProcessHandle.current().pid()) {
-            throw new HeaptapException(ExitCode.NO_TARGET, "pid " + pid + " is heaptap itself");
+            throw new NoTargetException(pid, "pid " + pid + " is heaptap itself");
         }
         String owner = process.get().info().user().orElse(null);
         if (owner != null && !ProcFiles.sameUserOrRoot(pid, owner)) {
-            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + pid + " belongs to user '" + owner
+            throw new CannotAttachException(pid, "pid " + pid + " belongs to user '" + owner
                     + "'; the Attach API only works as the same user: run heaptap as that user, for example "
                     + "sudo -u " + owner + " java -jar heaptap.jar ...");
         }
@@ -92,9 +90,9 @@ public final class TargetResolver {
             return new Target(pid, command);
         }
         if (!command.isEmpty()) {
-            throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + pid + " is not a Java virtual machine (" + command + ")");
+            throw new CannotAttachException(pid, "pid " + pid + " is not a Java virtual machine (" + command + ")");
         }
-        throw new HeaptapException(ExitCode.CANNOT_ATTACH, "pid " + pid + " is not a JVM that heaptap can see: the Attach API "
+        throw new CannotAttachException(pid, "pid " + pid + " is not a JVM that heaptap can see: the Attach API "
                 + "does not list it (not a JVM, another user's JVM, or one started with -XX:-UsePerfData)");
     }
 
@@ -108,11 +106,11 @@ public final class TargetResolver {
             }
         }
         if (matches.isEmpty()) {
-            throw new HeaptapException(ExitCode.NO_TARGET, "no running JVM has the main class '" + name
+            throw new NoTargetException(-1, "no running JVM has the main class '" + name
                     + "' ('heaptap list' shows the JVMs heaptap can see)");
         }
         if (matches.size() > 1) {
-            throw new HeaptapException(ExitCode.NO_TARGET, matches.size() + " JVMs match '" + name + "' (pids "
+            throw new NoTargetException(-1, matches.size() + " JVMs match '" + name + "' (pids "
                     + matches.stream().map(t -> Long.toString(t.pid())).collect(Collectors.joining(", "))
                     + "): give the pid instead");
         }

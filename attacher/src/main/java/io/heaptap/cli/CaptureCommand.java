@@ -1,6 +1,7 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.attach.AttachRequests;
 import io.heaptap.attach.Target;
 import io.heaptap.cli.args.Arguments;
 import io.heaptap.cli.args.Syntax;
@@ -37,7 +38,7 @@ final class CaptureCommand extends TargetCommand {
     }
 
     private Interruption interruption;
-    private AgentConnection.Started started;
+    private AttachRequests.Started started;
     private boolean following;
 
     /**
@@ -54,7 +55,7 @@ final class CaptureCommand extends TargetCommand {
                 return super.run(t);
             } catch (Exception e) {
                 if (!following) {
-                    AgentConnection.stopCapture(t, started, "heaptap capture could not follow it over JMX");
+                    AttachRequests.stopCapture(t, started, "heaptap capture could not follow it over JMX");
                 }
                 throw e;
             }

@@ -3,6 +3,7 @@ package io.heaptap.cli;
 import io.heaptap.agent.CaptureRequest;
 import io.heaptap.attach.AgentConnection;
 import io.heaptap.attach.AttachPhases;
+import io.heaptap.attach.AttachRequests;
 import io.heaptap.attach.CaptureProgress;
 import io.heaptap.attach.Target;
 import io.heaptap.exit.ExitCode;
@@ -35,10 +36,10 @@ final class CaptureRun {
 
     /**
      * Starts the capture with the Attach API alone, so sampling begins before any JMX; the caller
-     * then follows it over JMX ({@link #follow}) and, if it cannot, stops it ({@link AgentConnection#stopCapture}).
+     * then follows it over JMX ({@link #follow}) and, if it cannot, stops it ({@link AttachRequests#stopCapture}).
      */
-    static AgentConnection.Started start(Target target, CaptureOptions options, String client) {
-        return AgentConnection.startCapture(target, new CaptureRequest(options, client, StartCommand.replyId(), false),
+    static AttachRequests.Started start(Target target, CaptureOptions options, String client) {
+        return AttachRequests.startCapture(target, new CaptureRequest(options, client, StartCommand.replyId(), false),
                 Duration.ZERO, AttachPhases.NONE);
     }
 
@@ -48,7 +49,7 @@ final class CaptureRun {
      * when sampling began: the JMX connection that follows the capture comes after that, and takes
      * longest on a busy target's first attach, so sampling may have run for a while when the bar shows.
      */
-    static ExitCode follow(AgentConnection connection, AgentConnection.Started started, CaptureOptions options, Output output,
+    static ExitCode follow(AgentConnection connection, AttachRequests.Started started, CaptureOptions options, Output output,
                            LiveViewFlags liveView, Interruption interruption) throws IOException {
         HeaptapMXBean heaptap = connection.heaptap();
         PrintStream err = System.err;

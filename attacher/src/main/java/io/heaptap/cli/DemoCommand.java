@@ -1,12 +1,14 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.attach.AttachRequests;
 import io.heaptap.attach.Target;
 import io.heaptap.cli.args.Arguments;
 import io.heaptap.cli.args.Flag;
 import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.exit.HeaptapException;
+import io.heaptap.launcher.HeaptapJar;
 import io.heaptap.session.CaptureOptions;
 
 import java.io.BufferedReader;
@@ -49,7 +51,7 @@ final class DemoCommand implements Callable<Integer> {
                     + options.duration().toSeconds() + "s");
             Interruption interruption = new Interruption().install();
             try {
-                AgentConnection.Started started = CaptureRun.start(target, options, TargetCommand.client("demo"));
+                AttachRequests.Started started = CaptureRun.start(target, options, TargetCommand.client("demo"));
                 try (AgentConnection connection = AgentConnection.open(target)) {
                     ExitCode code = CaptureRun.follow(connection, started, options, Output.resolve("text", null), LiveViewFlags.NONE,
                             interruption);
@@ -72,7 +74,7 @@ final class DemoCommand implements Callable<Integer> {
         if (Runtime.version().feature() >= 21) {
             cmd.add("-XX:+EnableDynamicAgentLoading");  // JEP 451: say that dynamic loading is intended
         }
-        cmd.addAll(List.of("-jar", AgentConnection.heaptapJar().toString(), "__demo-target"));
+        cmd.addAll(List.of("-jar", HeaptapJar.path().toAbsolutePath().toString(), "__demo-target"));
         return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 }

@@ -1,6 +1,8 @@
 package io.heaptap.cli;
 
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.attach.AttachException;
+import io.heaptap.attach.TargetFailures;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.exit.HeaptapException;
 import io.heaptap.jmx.HeaptapMXBean;
@@ -82,7 +84,7 @@ final class LeaksRun {
             return interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
         } catch (UndeclaredThrowableException e) {
             // A JMX call failed on the wire: the target exited or the connection broke.
-            HeaptapException lost = AgentConnection.lostOrFailed(connection.target(), e.getCause());
+            AttachException lost = TargetFailures.lostOrFailed(connection.target(), e.getCause());
             table.clear();
             if (report != null) {
                 write(report, format, output);

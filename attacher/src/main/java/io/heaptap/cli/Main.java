@@ -1,5 +1,6 @@
 package io.heaptap.cli;
 
+import io.heaptap.attach.AttachException;
 import io.heaptap.attach.AttachPhases;
 import io.heaptap.cli.args.ArgumentParser;
 import io.heaptap.cli.args.Arguments;
@@ -119,6 +120,9 @@ public final class Main {
         } catch (HeaptapException e) {
             System.err.println("heaptap: " + TerminalText.escape(e.getMessage()));
             return e.exitCode().code();
+        } catch (AttachException e) {
+            System.err.println("heaptap: " + TerminalText.escape(e.getMessage()));
+            return AttachExitCodes.of(e).code();
         } catch (IllegalArgumentException e) {
             System.err.println("heaptap: " + TerminalText.escape(e.getMessage()));
             return ExitCode.USAGE.code();

@@ -3,7 +3,7 @@ package io.heaptap.cli;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
-import io.heaptap.session.RawDump;
+import io.heaptap.wire.RawDump;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,6 +2,7 @@ package io.heaptap.cli;
 
 import io.heaptap.agent.AgentArgumentCodec;
 import io.heaptap.attach.AgentConnection;
+import io.heaptap.attach.AttachRequests;
 import io.heaptap.attach.MBeanRefusedException;
 import io.heaptap.attach.Target;
 import io.heaptap.cli.args.Arguments;
@@ -116,7 +117,7 @@ final class ServeCommand extends TargetCommand {
                 args.append(",service=").append(AgentArgumentCodec.escape(service));
             }
         }
-        AgentConnection.Served served = AgentConnection.serveWithoutJmx(t, args.toString());
+        AttachRequests.Served served = AttachRequests.serveWithoutJmx(t, args.toString());
         Terminal.println("pid " + t.pid() + ": serving at " + served.url());
         printCredential(served.url(), served.tokenFile());
         System.err.println("heaptap: " + refused.getMessage() + "; served through the agent's arguments instead");

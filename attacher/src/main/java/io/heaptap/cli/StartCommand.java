@@ -1,8 +1,8 @@
 package io.heaptap.cli;
 
 import io.heaptap.agent.CaptureRequest;
-import io.heaptap.attach.AgentConnection;
 import io.heaptap.attach.AttachPhases;
+import io.heaptap.attach.AttachRequests;
 import io.heaptap.attach.Target;
 import io.heaptap.cli.args.Arguments;
 import io.heaptap.cli.args.Flag;
@@ -55,7 +55,7 @@ final class StartCommand extends TargetCommand {
     @Override
     ExitCode run(Target t) {
         CaptureRequest request = new CaptureRequest(options, client("start"), replyId(), verbose);
-        AgentConnection.startCapture(t, request, FIRST_SAMPLE_WAIT, phases());
+        AttachRequests.startCapture(t, request, FIRST_SAMPLE_WAIT, phases());
         phases().print(System.err);
         Terminal.printf("started a capture in pid %d: %s at %s; 'heaptap dump %d' reads it%n",
                 t.pid(), HumanUnits.formatDuration(options.duration()), options.describeSampling(), t.pid());

@@ -4,6 +4,7 @@ import io.heaptap.attach.AgentConnection;
 import io.heaptap.attach.AttachPhases;
 import io.heaptap.attach.MBeanRefusedException;
 import io.heaptap.attach.Target;
+import io.heaptap.attach.TargetFailures;
 import io.heaptap.attach.TargetResolver;
 import io.heaptap.cli.args.Arguments;
 import io.heaptap.cli.args.Syntax.Operand;
@@ -57,7 +58,7 @@ abstract class TargetCommand implements Callable<Integer> {
             return withoutJmx(t, e);
         } catch (UndeclaredThrowableException e) {
             // a JMX proxy call failed on the wire: the target exited or the connection broke
-            throw AgentConnection.lostOrFailed(t, e.getCause());
+            throw TargetFailures.lostOrFailed(t, e.getCause());
         } catch (IllegalStateException e) {
             // the target refused (a capture runs already, another profiler holds the capability, ...)
             throw new HeaptapException(ExitCode.REFUSED, "pid " + t.pid() + " refused: " + e.getMessage());

@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.heaptap.exit.ExitCode;
-import io.heaptap.exit.HeaptapException;
-
 import org.junit.jupiter.api.Test;
 
 class VersionSkewTest {
@@ -17,8 +14,8 @@ class VersionSkewTest {
 
     @Test
     void anotherVersionIsRefusedInOneLineThatSaysWhatToDo() {
-        HeaptapException e = VersionSkew.check(42, "0.1.0", "0.2.0").orElseThrow();
-        assertEquals(ExitCode.CANNOT_ATTACH, e.exitCode());
+        CannotAttachException e = VersionSkew.check(42, "0.1.0", "0.2.0").orElseThrow();
+        assertEquals(42, e.pid());
         String line = e.getMessage();
         assertFalse(line.contains("\n"), line);
         assertTrue(line.startsWith("pid 42 already runs heaptap's agent 0.1.0 "), line);
@@ -29,8 +26,8 @@ class VersionSkewTest {
     @Test
     void anAgentThatCannotSayItsVersionIsAnotherVersion() {
         for (String unknown : new String[] {null, "", " "}) {
-            HeaptapException e = VersionSkew.check(7, unknown, "0.2.0").orElseThrow();
-            assertEquals(ExitCode.CANNOT_ATTACH, e.exitCode());
+            CannotAttachException e = VersionSkew.check(7, unknown, "0.2.0").orElseThrow();
+            assertEquals(7, e.pid());
             assertTrue(e.getMessage().contains("agent of an unknown version"), e.getMessage());
             assertTrue(e.getMessage().contains("use the heaptap CLI that loaded it with this JVM"), e.getMessage());
         }

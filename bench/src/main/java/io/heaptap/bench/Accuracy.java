@@ -1,5 +1,7 @@
 package io.heaptap.bench;
 
+import io.heaptap.profile.format.JsonReader;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -203,15 +205,15 @@ final class Accuracy {
             dump.add("--gc");
         }
         commands.heaptap(dump.toArray(String[]::new));
-        Map<String, Object> profile = (Map<String, Object>) Json.parse(Files.readString(out));
+        Map<String, Object> profile = (Map<String, Object>) JsonReader.parse(Files.readString(out));
         Files.delete(out);
         for (Object o : (List<Object>) profile.get("sites")) {
             Map<String, Object> site = (Map<String, Object>) o;
             String name = siteOf((List<Object>) site.get("stack"));
             if (name != null) {
-                add(allocated, name, column, ((Number) site.get("estimatedBytes")).doubleValue());
+                add(allocated, name, column, ((JsonReader.Number) site.get("estimatedBytes")).asDouble());
                 if (gc && site.get("live") instanceof Map<?, ?> l && l.get("proven") instanceof Map<?, ?> proven) {
-                    add(live, name, column, ((Number) proven.get("estimatedBytes")).doubleValue());
+                    add(live, name, column, ((JsonReader.Number) proven.get("estimatedBytes")).asDouble());
                 }
             }
         }

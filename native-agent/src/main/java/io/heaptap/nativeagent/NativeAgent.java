@@ -2,6 +2,10 @@ package io.heaptap.nativeagent;
 
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveHold;
+import io.heaptap.wire.LiveProof;
+import io.heaptap.wire.NativeSnapshot;
+import io.heaptap.wire.SiteCounters;
+import io.heaptap.wire.SnapshotDecoder;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
@@ -300,9 +304,11 @@ public final class NativeAgent implements Sampler {
 
     /** The sizes of the agent's tables now (what a dump's Java-heap cost is estimated from). */
     public TableSizes tableSizes() {
-        long[] sizes = tableSizes0();
-        return sizes == null ? TableSizes.of(new long[10]) : TableSizes.of(sizes);
+        return TableSizes.of(tableSizes0());
     }
+
+    /** {@link TableSizes#COUNT} figures in its components' order; read only through {@link TableSizes#of}. */
+    private static native long[] tableSizes0();
 
     static int readSnapshot(long handle, long offset, byte[] dst) {
         return snapshotRead0(handle, offset, dst, dst.length);
@@ -453,8 +459,6 @@ public final class NativeAgent implements Sampler {
     private static native int snapshotRead0(long handle, long offset, byte[] dst, int len);
 
     private static native void snapshotClose0(long handle);
-
-    private static native long[] tableSizes0();
 
     private static native byte[] referencePaths0(int[] sites, int maxPaths, int maxDepth, int maxObjects, long timeLimitNanos);
 }

@@ -1,5 +1,7 @@
 package io.heaptap.nativeagent;
 
+import io.heaptap.wire.LiveProof;
+
 import java.io.IOException;
 import java.io.InputStream;
 

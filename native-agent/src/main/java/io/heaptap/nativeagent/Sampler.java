@@ -2,6 +2,9 @@ package io.heaptap.nativeagent;
 
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveHold;
+import io.heaptap.wire.LiveProof;
+import io.heaptap.wire.NativeSnapshot;
+import io.heaptap.wire.SiteCounters;
 
 import java.io.IOException;
 import java.time.Duration;

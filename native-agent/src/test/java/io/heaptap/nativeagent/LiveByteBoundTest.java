@@ -8,6 +8,8 @@ import io.heaptap.profile.Estimate;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveHold;
 import io.heaptap.profile.Markings;
+import io.heaptap.wire.LiveProof;
+import io.heaptap.wire.NativeSnapshot;
 
 import java.time.Duration;
 import java.util.ArrayList;

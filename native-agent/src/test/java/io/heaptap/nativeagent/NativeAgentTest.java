@@ -11,6 +11,8 @@ import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.Markings;
 import io.heaptap.testing.CallPaths;
+import io.heaptap.wire.LiveProof;
+import io.heaptap.wire.NativeSnapshot;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

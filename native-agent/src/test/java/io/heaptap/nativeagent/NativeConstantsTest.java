@@ -1,6 +1,9 @@
 package io.heaptap.nativeagent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.heaptap.wire.SnapshotDecoder;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,6 +37,22 @@ class NativeConstantsTest {
         assertEquals(Integer.toUnsignedLong(SnapshotDecoder.MAGIC), constant("snapshotWriter.h", "kSnapshotMagic"));
         assertEquals(SnapshotDecoder.VERSION, constant("snapshotWriter.h", "kSnapshotVersion"));
         assertEquals(Integer.toUnsignedLong(SnapshotDecoder.NONE), constant("limits.h", "kNone"));
+    }
+
+    /** tableSizes0 hands over kTableSizes figures, one for each component of TableSizes. */
+    @Test
+    void tableSizes() throws IOException {
+        assertEquals(TableSizes.COUNT, constant("sampler.h", "kTableSizes"));
+        assertEquals(TableSizes.COUNT, TableSizes.class.getRecordComponents().length);
+        long[] figures = new long[TableSizes.COUNT];
+        for (int i = 0; i < figures.length; i++) {
+            figures[i] = i + 1;
+        }
+        TableSizes named = TableSizes.of(figures);
+        assertEquals(1, named.classes());
+        assertEquals(10, named.weakRefs());
+        assertEquals(TableSizes.NONE, TableSizes.of(null));
+        assertThrows(IllegalStateException.class, () -> TableSizes.of(new long[TableSizes.COUNT - 1]));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.LiveFilter;
+import io.heaptap.wire.LiveProof;
 
 import java.time.Duration;
 import java.util.ArrayList;

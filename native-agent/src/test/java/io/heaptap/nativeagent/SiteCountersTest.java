@@ -8,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
+import io.heaptap.wire.LiveProof;
+import io.heaptap.wire.NativeSnapshot;
+import io.heaptap.wire.SiteCounters;
+import io.heaptap.wire.SnapshotDecoder;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;

@@ -5,6 +5,9 @@ import io.heaptap.profile.Frame;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveHold;
 import io.heaptap.profile.Markings;
+import io.heaptap.wire.LiveProof;
+import io.heaptap.wire.NativeSnapshot;
+import io.heaptap.wire.SnapshotDecoder;
 
 import java.io.ByteArrayInputStream;
 import java.nio.file.Path;

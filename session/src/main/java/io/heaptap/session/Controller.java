@@ -8,9 +8,10 @@ import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.TargetInfo;
-import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.format.ProfileWriter;
+import io.heaptap.profile.leak.LeakReport;
+import io.heaptap.wire.RawDump;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,8 +1,9 @@
 package io.heaptap.session;
 
-import io.heaptap.nativeagent.NativeSnapshot;
-import io.heaptap.nativeagent.SiteCounters;
 import io.heaptap.profile.AllocationProfile;
+import io.heaptap.wire.DumpHeader;
+import io.heaptap.wire.NativeSnapshot;
+import io.heaptap.wire.SiteCounters;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

@@ -1,8 +1,8 @@
 package io.heaptap.session;
 
-import io.heaptap.nativeagent.SiteCounters;
 import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.format.ProfileFormat;
+import io.heaptap.wire.SiteCounters;
 
 /**
  * The most heap a dump takes in the target, estimated from the agent's table sizes before anything
@@ -48,7 +48,7 @@ final class DumpCost {
     }
 
     /**
-     * A delta's baseline ({@link io.heaptap.nativeagent.SiteCounters}): the counters of every site, read
+     * A delta's baseline ({@link io.heaptap.wire.SiteCounters}): the counters of every site, read
      * through the native chunk and the stream's buffer, with room for {@value #SITES_GROWN} sites made
      * between this estimate and the snapshot. Once read, the baseline keeps only the counters' exact size.
      */

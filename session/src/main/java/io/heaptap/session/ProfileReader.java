@@ -1,16 +1,18 @@
 package io.heaptap.session;
 
-import io.heaptap.nativeagent.LiveProof;
 import io.heaptap.nativeagent.NativeAgent;
-import io.heaptap.nativeagent.NativeSnapshot;
 import io.heaptap.nativeagent.PathSearch;
 import io.heaptap.nativeagent.RawSnapshot;
-import io.heaptap.nativeagent.SiteCounters;
 import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.format.ProfileFormat;
+import io.heaptap.wire.DumpHeader;
+import io.heaptap.wire.LiveProof;
+import io.heaptap.wire.NativeSnapshot;
+import io.heaptap.wire.RawDump;
+import io.heaptap.wire.SiteCounters;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

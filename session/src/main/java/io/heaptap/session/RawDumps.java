@@ -2,6 +2,7 @@ package io.heaptap.session;
 
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.RawSnapshot;
+import io.heaptap.wire.RawDump;
 
 import java.io.IOException;
 import java.security.SecureRandom;

@@ -1,6 +1,5 @@
 package io.heaptap.session;
 
-import io.heaptap.nativeagent.LiveProof;
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.NativeAgentException;
 import io.heaptap.nativeagent.Sampler;
@@ -9,6 +8,8 @@ import io.heaptap.profile.IntervalRange;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.format.TerminalText;
+import io.heaptap.wire.DumpHeader;
+import io.heaptap.wire.LiveProof;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.management.GcInfo;
 
-import io.heaptap.nativeagent.LiveProof;
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.SamplerSettings;
 import io.heaptap.nativeagent.TableSizes;
@@ -15,6 +14,8 @@ import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.format.ProfileWriter;
 import io.heaptap.testing.CallPaths;
+import io.heaptap.wire.DumpHeader;
+import io.heaptap.wire.LiveProof;
 
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;

@@ -1,13 +1,10 @@
 package io.heaptap.session;
 
-import io.heaptap.nativeagent.LiveProof;
 import io.heaptap.nativeagent.NativeAgentException;
-import io.heaptap.nativeagent.NativeSnapshot;
 import io.heaptap.nativeagent.PathSearch;
 import io.heaptap.nativeagent.RawSnapshot;
 import io.heaptap.nativeagent.Sampler;
 import io.heaptap.nativeagent.SamplerSettings;
-import io.heaptap.nativeagent.SiteCounters;
 import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Drops;
@@ -15,6 +12,9 @@ import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveHold;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.Markings;
+import io.heaptap.wire.LiveProof;
+import io.heaptap.wire.NativeSnapshot;
+import io.heaptap.wire.SiteCounters;
 
 import java.io.IOException;
 import java.time.Duration;

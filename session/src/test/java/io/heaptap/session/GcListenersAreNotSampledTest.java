@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 
-import io.heaptap.nativeagent.LiveProof;
 import io.heaptap.nativeagent.NativeAgent;
-import io.heaptap.nativeagent.NativeSnapshot;
 import io.heaptap.nativeagent.SamplerSettings;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Frame;
 import io.heaptap.profile.LiveFilter;
+import io.heaptap.wire.LiveProof;
+import io.heaptap.wire.NativeSnapshot;
 
 import io.heaptap.profile.CollectorCost;
 

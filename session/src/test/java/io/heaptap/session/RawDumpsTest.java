@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.heaptap.nativeagent.LiveProof;
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.RawSnapshot;
 import io.heaptap.nativeagent.SamplerSettings;
 import io.heaptap.profile.LiveFilter;
+import io.heaptap.wire.LiveProof;
 
 import java.time.Duration;
 import java.util.ArrayList;

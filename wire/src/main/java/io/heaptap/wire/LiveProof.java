@@ -1,4 +1,4 @@
-package io.heaptap.nativeagent;
+package io.heaptap.wire;
 
 import io.heaptap.profile.LiveHold;
 import io.heaptap.profile.Markings;
@@ -41,7 +41,8 @@ public record LiveProof(long provenBeforeNanos, Markings markings, boolean gcFor
         this(provenBeforeNanos, markings, gcForced, trackingHoldsAll, -1, -1);
     }
 
-    LiveProof withHeap(long used, long max) {
+    /** The same proof with the heap in use around the snapshot. */
+    public LiveProof withHeap(long used, long max) {
         return new LiveProof(provenBeforeNanos, markings, gcForced, trackingHoldsAll, used, max, policy);
     }
 }

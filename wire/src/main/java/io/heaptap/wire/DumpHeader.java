@@ -1,7 +1,5 @@
-package io.heaptap.session;
+package io.heaptap.wire;
 
-import io.heaptap.nativeagent.LiveProof;
-import io.heaptap.nativeagent.NativeSnapshot;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.GcCost;

@@ -1,6 +1,5 @@
-package io.heaptap.session;
+package io.heaptap.wire;
 
-import io.heaptap.nativeagent.NativeSnapshot;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.format.RecordJson;
@@ -27,7 +26,7 @@ public final class RawDump {
     }
 
     /** Everything before the native snapshot. */
-    static byte[] prefix(DumpHeader header) {
+    public static byte[] prefix(DumpHeader header) {
         byte[] json = RecordJson.write(header).getBytes(StandardCharsets.UTF_8);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(json.length + 12);
         try (DataOutputStream out = new DataOutputStream(bytes)) {

@@ -1,4 +1,4 @@
-package io.heaptap.nativeagent;
+package io.heaptap.wire;
 
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Drops;
@@ -17,13 +17,13 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Reads the binary snapshot written through snapshotWriter.h (big-endian; the layout is described
- * there). MAGIC and VERSION must equal kSnapshotMagic and kSnapshotVersion (NativeConstantsTest).
+ * Reads the binary snapshot written through native-agent's snapshotWriter.h (big-endian; the layout
+ * is described there). MAGIC and VERSION must equal kSnapshotMagic and kSnapshotVersion (NativeConstantsTest).
  */
-final class SnapshotDecoder {
-    static final int MAGIC = 0x48544150;  // "HTAP"
-    static final int VERSION = 5;
-    static final int NONE = 0xFFFFFFFF;  // kNone
+public final class SnapshotDecoder {
+    public static final int MAGIC = 0x48544150;  // "HTAP"
+    public static final int VERSION = 5;
+    public static final int NONE = 0xFFFFFFFF;  // kNone
     static final int OTHER_STACKS = 0xFFFFFFFE;  // kOtherStacks: samples whose stack did not fit the tables
     static final List<Frame> OTHER_STACKS_FRAMES = List.of(Frame.synthetic("[other stacks]"));
     static final Frame UNKNOWN_METHOD = Frame.synthetic("[unknown-method]");
@@ -47,7 +47,7 @@ final class SnapshotDecoder {
      * examined. It must be read before the snapshot is taken: a marking that completes meanwhile would
      * otherwise vouch for references checked before it cleared them.
      */
-    static NativeSnapshot decode(DataInputStream in, LiveFilter filter, LiveProof proof) throws IOException {
+    public static NativeSnapshot decode(DataInputStream in, LiveFilter filter, LiveProof proof) throws IOException {
         checkFormat(in);
         long generation = in.readLong();
         long interval = in.readLong();
@@ -162,7 +162,7 @@ final class SnapshotDecoder {
      * are skipped unread and the live set is not reached, so the heap holds 40 bytes a site and the
      * stream's buffer, never a decoded profile.
      */
-    static SiteCounters counters(DataInputStream in) throws IOException {
+    public static SiteCounters counters(DataInputStream in) throws IOException {
         checkFormat(in);
         long generation = in.readLong();
         in.readLong();  // interval

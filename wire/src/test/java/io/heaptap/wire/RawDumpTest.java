@@ -1,34 +1,23 @@
-package io.heaptap.session;
+package io.heaptap.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.heaptap.nativeagent.LiveProof;
-import io.heaptap.nativeagent.NativeAgent;
-import io.heaptap.nativeagent.NativeSnapshot;
-import io.heaptap.nativeagent.RawSnapshot;
-import io.heaptap.nativeagent.SamplerSettings;
-import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.CollectorCost;
 import io.heaptap.profile.GcCost;
 import io.heaptap.profile.GcCpu;
 import io.heaptap.profile.HeapAroundGc;
 import io.heaptap.profile.HeapSizing;
 import io.heaptap.profile.IntervalRange;
-import io.heaptap.profile.SamplingCost;
-import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
+import io.heaptap.profile.SamplingCost;
 import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.format.RecordJson;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -36,11 +25,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The raw dump the CLI decodes: its header's one codec (a golden file pins the format; neighbouring
- * versions read each other) and a real capture read back through it.
+ * versions read each other). A real capture read back through it: session's RawDumpCaptureTest.
  */
 class RawDumpTest {
-    static volatile Object sink;
-
     static final DumpHeader HEADER = new DumpHeader(new TargetInfo(4242, "17.0.15", "OpenJDK 64-Bit Server VM", "app.Main --port 8080"),
             Instant.parse("2026-11-22T10:51:08.857304888Z"), 5_200_000_000L,
             List.of("JDK 17's heap sampler is biased per site"),
@@ -69,32 +56,6 @@ class RawDumpTest {
         String beforeCost = golden().replaceAll(",\"cost\":\\{[^}]*\\}", "");
         assertNotEquals(golden(), beforeCost);
         assertNull(RecordJson.read(beforeCost, DumpHeader.class).cost(), "a target from before the sampling cost was measured");
-    }
-
-    @Test
-    void aCaptureReadThroughTheRawDumpIsTheProfileTheTargetDecodes() throws Exception {
-        NativeAgent agent = NativeAgent.get();
-        agent.start(SamplerSettings.withoutLargeStratum(16 * 1024, Duration.ofMinutes(1), 64, 1024, 1024));
-        for (int i = 0; i < 100_000; i++) {
-            sink = new byte[256];
-        }
-        agent.stop();
-        try {
-            NativeSnapshot direct = agent.snapshot(LiveFilter.NONE, LiveProof.NONE);
-            ByteArrayOutputStream raw = new ByteArrayOutputStream();
-            raw.write(RawDump.prefix(HEADER));
-            try (RawSnapshot snapshot = agent.openSnapshot(LiveProof.NONE); InputStream in = snapshot.stream()) {
-                in.transferTo(raw);
-            }
-            AllocationProfile read = RawDump.read(new ByteArrayInputStream(raw.toByteArray()), LiveFilter.NONE);
-            AllocationProfile expected = HEADER.profile(direct);
-            assertEquals(expected.info(), read.info());
-            assertEquals(expected.sites().size(), read.sites().size());
-            assertEquals(expected.totals(), read.totals());
-            assertTrue(read.totals().samples() > 0);
-        } finally {
-            agent.clear();
-        }
     }
 
     private static String golden() {

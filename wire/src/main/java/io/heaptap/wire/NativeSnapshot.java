@@ -1,4 +1,4 @@
-package io.heaptap.nativeagent;
+package io.heaptap.wire;
 
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Drops;

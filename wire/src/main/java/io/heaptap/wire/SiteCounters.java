@@ -1,4 +1,4 @@
-package io.heaptap.nativeagent;
+package io.heaptap.wire;
 
 import io.heaptap.profile.Drops;
 
@@ -27,7 +27,7 @@ public final class SiteCounters {
     private final double[] objectsVariance;
     private final double[] bytesVariance;
 
-    SiteCounters(long generation, long samples, Drops drops, long[] siteSamples, double[] objects, double[] bytes,
+    public SiteCounters(long generation, long samples, Drops drops, long[] siteSamples, double[] objects, double[] bytes,
                  double[] objectsVariance, double[] bytesVariance) {
         this.generation = generation;
         this.samples = samples;
@@ -85,23 +85,23 @@ public final class SiteCounters {
         return bytesFor(sites());
     }
 
-    long samplesAt(int site) {
+    public long samplesAt(int site) {
         return siteSamples[site];
     }
 
-    double objectsAt(int site) {
+    public double objectsAt(int site) {
         return objects[site];
     }
 
-    double bytesAt(int site) {
+    public double bytesAt(int site) {
         return bytes[site];
     }
 
-    double objectsVarianceAt(int site) {
+    public double objectsVarianceAt(int site) {
         return objectsVariance[site];
     }
 
-    double bytesVarianceAt(int site) {
+    public double bytesVarianceAt(int site) {
         return bytesVariance[site];
     }
 }
