@@ -83,6 +83,7 @@ public final class Controller {
     private final SamplingCostMeter continuousCost;
     private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
     private final LeakWatch leakWatch;
+    private final GcBeans gcBeans;
 
     private SessionState state = SessionState.IDLE;
     private CaptureOptions options;
@@ -144,6 +145,7 @@ public final class Controller {
     /** @param gcBeans the JVM's garbage collectors (the platform MXBeans; a fake in unit tests) */
     Controller(DumpDirectory dumpDirectory, Sampler sampler, String nativeError, GcBeans gcBeans) {
         this.dumpDirectory = dumpDirectory;
+        this.gcBeans = gcBeans;
         this.largeObjects = LargeObjects.forThisJvm(gcBeans);
         this.agent = sampler;
         this.liveTracker = sampler == null ? null : new LiveTracker(sampler, gcBeans);
@@ -162,7 +164,8 @@ public final class Controller {
         });
         this.target = new TargetInfo(ProcessHandle.current().pid(), System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), System.getProperty("sun.java.command", ""));
-        this.leakWatch = new LeakWatch(this, timer, listeners, target.pid());
+        this.leakWatch = new LeakWatch(this, timer, listeners, target.pid(),
+                new ClassCensusTaker(budget, gcBeans, ClassCensusTaker.PLATFORM, io.heaptap.profile.census.ClassCensus.DEFAULT_TOP));
         this.rawDumps = new RawDumps(timer);
         this.instead = "the CLI ('heaptap dump " + target.pid() + "') fetches the capture undecoded and encodes it outside this JVM;"
                 + " or capture with fewer --max-stacks, a smaller --depth or --live-budget";
@@ -820,13 +823,25 @@ public final class Controller {
     synchronized long forceFullGc() {
         Sampler native_ = requireAgent();
         liveTracker.markings().beginForced();
+        long collections = collections();
         long began = System.nanoTime();
-        if (!native_.forceGc()) {
+        // A collection that did not run (refused, or skipped: a JNI critical region held the GC locker) proves nothing.
+        if (!native_.forceGc() || collections() == collections) {
+            liveTracker.markings().cancelForced();
             return -1;
         }
         long took = System.nanoTime() - began;
         liveTracker.markings().forced(began);  // markings() reads the GC clocks first: the agent's count includes this collection
         return took;
+    }
+
+    /** Collections of any kind so far, by the GC beans' counts. */
+    private long collections() {
+        long n = 0;
+        for (GcBeans.Counters c : gcBeans.counters()) {
+            n += Math.max(0, c.collections());
+        }
+        return n;
     }
 
     /** The marking clock as of now, for the capture's window. */

@@ -1,14 +1,17 @@
 package io.heaptap.profile.leak;
 
+import io.heaptap.profile.census.CensusHistory;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
 /**
  * A leak watch's ranking: every followed site with its verdict, leak suspects first, then by leak
- * evidence ({@link LeakEvidence#score()}), then by live bytes; each with its series, for charts.
+ * evidence ({@link LeakEvidence#score()}), then by live bytes; each with its series, for charts. With
+ * censuses ({@code --gc}), the whole heap beside them ({@link HeapSection}, else null).
  */
-public record LeakReport(LeakWatchInfo watch, List<RankedSite> sites) {
+public record LeakReport(LeakWatchInfo watch, List<RankedSite> sites, HeapSection heap) {
 
     /** A site in the ranking, and the series its verdict came from. */
     public record RankedSite(int rank, LeakEvidence evidence, List<SitePoint> points) {
@@ -21,12 +24,21 @@ public record LeakReport(LeakWatchInfo watch, List<RankedSite> sites) {
         sites = List.copyOf(sites);
     }
 
+    public LeakReport(LeakWatchInfo watch, List<RankedSite> sites) {
+        this(watch, sites, null);
+    }
+
     static final Comparator<LeakEvidence> BY_LEAK_EVIDENCE = Comparator
             .comparing((LeakEvidence e) -> e.verdict() != Verdict.LEAK_SUSPECT)
             .thenComparing(Comparator.comparingDouble(LeakEvidence::score).reversed())
             .thenComparing(Comparator.comparingDouble(LeakEvidence::liveBytes).reversed());
 
     public static LeakReport of(LeakWatchInfo watch, List<SiteSeries> series) {
+        return of(watch, series, null);
+    }
+
+    /** The ranking, and the whole heap from the watch's {@code censuses} (null: none asked for). */
+    public static LeakReport of(LeakWatchInfo watch, List<SiteSeries> series, CensusHistory censuses) {
         record Assessed(LeakEvidence evidence, List<SitePoint> points) {
         }
         List<Assessed> assessed = new ArrayList<>();
@@ -38,7 +50,7 @@ public record LeakReport(LeakWatchInfo watch, List<RankedSite> sites) {
         for (Assessed a : assessed) {
             ranked.add(new RankedSite(ranked.size() + 1, a.evidence(), a.points()));
         }
-        return new LeakReport(watch, ranked);
+        return new LeakReport(watch, ranked, HeapSection.of(censuses, ranked));
     }
 
     /** The first {@code n} sites. */
