@@ -59,12 +59,13 @@ final class ClassCensusTaker {
     }
 
     /**
-     * The census now, dated {@code atMillis} (the watch's clock).
+     * The census now, dated in milliseconds since {@code originNanos} (the watch's start) as of the moment it was asked for:
+     * what it counts is the heap then.
      *
      * @throws HeapBudgetException   it would not fit heaptap's heap budget (nothing was asked of the JVM)
      * @throws IllegalStateException the JVM refused or failed it
      */
-    ClassCensus take(long atMillis) {
+    ClassCensus take(long originNanos) {
         long loaded = source.loadedClasses();
         long need = ClassHistogram.heapNeeded(loaded);
         try (HeapBudget.Reservation reserved = budget.reserve(need, "a class census of " + loaded + " loaded classes", "run 'jcmd "
@@ -79,6 +80,7 @@ final class ClassCensusTaker {
                 throw new IllegalStateException("this JVM ran out of heap while heaptap read a class census of " + loaded + " classes");
             }
             long pauseMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+            long atMillis = TimeUnit.NANOSECONDS.toMillis(began - originNanos);
             if (text == null) {
                 throw new IllegalStateException("the JVM returned no class census");
             }

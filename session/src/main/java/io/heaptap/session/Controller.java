@@ -823,25 +823,16 @@ public final class Controller {
     synchronized long forceFullGc() {
         Sampler native_ = requireAgent();
         liveTracker.markings().beginForced();
-        long collections = collections();
+        long collections = gcBeans.collectionCount();
         long began = System.nanoTime();
         // A collection that did not run (refused, or skipped: a JNI critical region held the GC locker) proves nothing.
-        if (!native_.forceGc() || collections() == collections) {
+        if (!native_.forceGc() || gcBeans.collectionCount() == collections) {
             liveTracker.markings().cancelForced();
             return -1;
         }
         long took = System.nanoTime() - began;
         liveTracker.markings().forced(began);  // markings() reads the GC clocks first: the agent's count includes this collection
         return took;
-    }
-
-    /** Collections of any kind so far, by the GC beans' counts. */
-    private long collections() {
-        long n = 0;
-        for (GcBeans.Counters c : gcBeans.counters()) {
-            n += Math.max(0, c.collections());
-        }
-        return n;
     }
 
     /** The marking clock as of now, for the capture's window. */

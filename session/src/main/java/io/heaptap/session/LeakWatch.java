@@ -211,7 +211,7 @@ final class LeakWatch {
         }
         try {
             if (options.gc()) {
-                forceGc(elapsedMillis);
+                forceGc();
             }
             AllocationProfile profile = controller.profile(LiveFilter.NONE, false);
             history.add(elapsedMillis, profile);
@@ -227,7 +227,7 @@ final class LeakWatch {
      * --gc: a full collection before the snapshot proves what is live; its pause is measured and reported.
      * A class census of the whole heap follows it (its own short pause, no second collection).
      */
-    private void forceGc(long elapsedMillis) {
+    private void forceGc() {
         long took = controller.forceFullGc();
         if (took < 0) {
             warn("the JVM refused the forced full collection at " + Instant.now() + ": that snapshot proves nothing new");
@@ -239,12 +239,12 @@ final class LeakWatch {
         }
         pausesMillis.addLast(millis);
         maxPauseMillis = Math.max(maxPauseMillis, millis);
-        takeCensus(elapsedMillis);
+        takeCensus();
     }
 
-    private void takeCensus(long elapsedMillis) {
+    private void takeCensus() {
         try {
-            censuses.add(census.take(elapsedMillis));
+            censuses.add(census.take(startNanos));
             censuses.refused("");
         } catch (IllegalStateException e) {  // a HeapBudgetException too: refused before asking the JVM
             censuses.refused(e.getMessage());
