@@ -165,7 +165,8 @@ public final class Controller {
         this.target = new TargetInfo(ProcessHandle.current().pid(), System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), System.getProperty("sun.java.command", ""));
         this.leakWatch = new LeakWatch(this, timer, listeners, target.pid(),
-                new ClassCensusTaker(budget, gcBeans, ClassCensusTaker.PLATFORM, io.heaptap.profile.census.ClassCensus.DEFAULT_TOP));
+                new ClassCensusTaker(budget, gcBeans, ClassCensusTaker.PLATFORM, io.heaptap.profile.census.ClassCensus.DEFAULT_TOP),
+                () -> NoMarkingCause.read(gcBeans));
         this.rawDumps = new RawDumps(timer);
         this.instead = "the CLI ('heaptap dump " + target.pid() + "') fetches the capture undecoded and encodes it outside this JVM;"
                 + " or capture with fewer --max-stacks, a smaller --depth or --live-budget";

@@ -48,6 +48,7 @@ final class LeakWatch {
     private final List<SessionListener> listeners;
     private final long pid;
     private final ClassCensusTaker census;
+    private final java.util.function.Supplier<NoMarkingCause.Facts> facts;
 
     private State state = State.IDLE;
     private LeakWatchOptions options;
@@ -69,12 +70,14 @@ final class LeakWatch {
     private long watches;
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
 
-    LeakWatch(Controller controller, ScheduledExecutorService timer, List<SessionListener> listeners, long pid, ClassCensusTaker census) {
+    LeakWatch(Controller controller, ScheduledExecutorService timer, List<SessionListener> listeners, long pid, ClassCensusTaker census,
+              java.util.function.Supplier<NoMarkingCause.Facts> facts) {
         this.controller = controller;
         this.timer = timer;
         this.listeners = listeners;
         this.pid = pid;
         this.census = census;
+        this.facts = facts;
     }
 
     /** Starts a watch; refused while a watch or another capture runs. Under the controller's lock. */
@@ -274,7 +277,20 @@ final class LeakWatch {
         return new LeakWatchInfo(pid, startedAt, options.duration().toMillis(), options.every().toMillis(),
                 Math.max(0, history.lastMillis()), options.intervalBytes(), state == State.ENDED ? "ended" : "watching",
                 endReason, history.snapshots(), history.gcs(), history.markings(), markings.lastCompletedAt(),
-                markings.limitation(), options.gc(), List.copyOf(pausesMillis), maxPauseMillis, history.sitesLeftOut(), warnings);
+                limitation(markings.limitation()), options.gc(), List.copyOf(pausesMillis), maxPauseMillis, history.sitesLeftOut(), warnings);
+    }
+
+    /** The clock's limitation, and when nothing was marked in a watch without --gc, why, and what would decide. */
+    private String limitation(String clock) {
+        if (options.gc() || history.snapshots() == 0 || history.markings() > 0) {
+            return clock;
+        }
+        try {
+            String cause = NoMarkingCause.explain(facts.get(), history.gcs(), pid, options.duration().toMillis(), options.every().toMillis());
+            return clock.isEmpty() ? cause : clock + "; " + cause;
+        } catch (RuntimeException e) {
+            return clock;  // the words are a help; a JVM that will not say leaves them out
+        }
     }
 
     State state() {

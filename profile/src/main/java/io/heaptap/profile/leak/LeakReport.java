@@ -7,8 +7,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * A leak watch's ranking: every followed site with its verdict, leak suspects first, then by leak
- * evidence ({@link LeakEvidence#score()}), then by live bytes; each with its series, for charts. With
+ * A leak watch's ranking: every followed site with its verdict, leak suspects first, then the other decided
+ * sites, then the undecided ones, each group by leak evidence ({@link LeakEvidence#score()}: for undecided sites
+ * unproven evidence), then by live bytes; each with its series, for charts. With
  * censuses ({@code --gc}), the whole heap beside them ({@link HeapSection}, else null).
  */
 public record LeakReport(LeakWatchInfo watch, List<RankedSite> sites, HeapSection heap) {
@@ -30,6 +31,8 @@ public record LeakReport(LeakWatchInfo watch, List<RankedSite> sites, HeapSectio
 
     static final Comparator<LeakEvidence> BY_LEAK_EVIDENCE = Comparator
             .comparing((LeakEvidence e) -> e.verdict() != Verdict.LEAK_SUSPECT)
+            // Undecided sites after the decided ones, ranked among themselves by unproven evidence.
+            .thenComparing((LeakEvidence e) -> e.verdict() == Verdict.UNDECIDED)
             .thenComparing(Comparator.comparingDouble(LeakEvidence::score).reversed())
             .thenComparing(Comparator.comparingDouble(LeakEvidence::liveBytes).reversed());
 
@@ -56,6 +59,14 @@ public record LeakReport(LeakWatchInfo watch, List<RankedSite> sites, HeapSectio
     /** The first {@code n} sites. */
     public List<RankedSite> top(int n) {
         return sites.subList(0, Math.min(n, sites.size()));
+    }
+
+    /**
+     * The projected time to OOM in one line (or why there is none), for the status of the session: empty when the
+     * watch took no census ({@code --gc}).
+     */
+    public String timeToOom() {
+        return heap == null || heap.last() == null ? "" : LeakHeapText.timeToOom(heap.timeToOom(), heap.heapAfterGc().size());
     }
 
     public long suspects() {

@@ -39,8 +39,9 @@ public final class LeakText {
                     w.pausesMillis().size(), duration(w.maxPauseMillis()),
                     w.pausesMillis().isEmpty() ? "-" : duration(w.pausesMillis().get(w.pausesMillis().size() - 1))));
         } else if (w.markings() == 0 && w.snapshots() > 0) {
-            sb.append("no whole-heap marking yet: no site can be called a leak or a cache; watch longer, or use --gc"
-                    + " (forces a full collection before each snapshot, pausing the application)").append(System.lineSeparator());
+            sb.append("no whole-heap marking yet: no site can be called a leak or a cache; the undecided sites are ranked by unproven"
+                    + " evidence (growth of what is tracked of them, collections survived); watch longer, or use --gc (above)")
+                    .append(System.lineSeparator());
         }
         sb.append("state: ").append(w.state());
         if (!w.endReason().isEmpty()) {
