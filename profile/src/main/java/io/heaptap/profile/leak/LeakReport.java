@@ -7,9 +7,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * A leak watch's ranking: every followed site with its verdict, leak suspects first, then the other decided
- * sites, then the undecided ones, each group by leak evidence ({@link LeakEvidence#score()}: for undecided sites
- * unproven evidence), then by live bytes; each with its series, for charts. With
+ * A leak watch's ranking: every followed site with its verdict, leak suspects first, then the cache-like and
+ * stable sites, then the undecided ones, then the transient ones, each group by leak evidence
+ * ({@link LeakEvidence#score()}: for undecided sites unproven evidence), then by live bytes; each with its series, for charts. With
  * censuses ({@code --gc}), the whole heap beside them ({@link HeapSection}, else null).
  */
 public record LeakReport(LeakWatchInfo watch, List<RankedSite> sites, HeapSection heap) {
@@ -31,8 +31,9 @@ public record LeakReport(LeakWatchInfo watch, List<RankedSite> sites, HeapSectio
 
     static final Comparator<LeakEvidence> BY_LEAK_EVIDENCE = Comparator
             .comparing((LeakEvidence e) -> e.verdict() != Verdict.LEAK_SUSPECT)
-            // Undecided sites after the decided ones, ranked among themselves by unproven evidence.
-            .thenComparing((LeakEvidence e) -> e.verdict() == Verdict.UNDECIDED)
+            // Then what is held (cache-like, stable), then the undecided ranked among themselves by unproven evidence,
+            // and last what is garbage: without a marking, a rising site must not sink below dozens of dead ones.
+            .thenComparing((LeakEvidence e) -> e.verdict() == Verdict.TRANSIENT ? 2 : e.verdict() == Verdict.UNDECIDED ? 1 : 0)
             .thenComparing(Comparator.comparingDouble(LeakEvidence::score).reversed())
             .thenComparing(Comparator.comparingDouble(LeakEvidence::liveBytes).reversed());
 

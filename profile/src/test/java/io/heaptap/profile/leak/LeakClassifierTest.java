@@ -91,6 +91,22 @@ class LeakClassifierTest {
     }
 
     @Test
+    void withoutAMarkingARisingSiteRanksAboveTheGarbage() {
+        Random random = new Random(5);
+        List<SiteSeries> sites = new java.util.ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            sites.add(Synthetic.garbage(random, POINTS, 100 * MB));
+        }
+        sites.add(Synthetic.withoutMarkings(Synthetic.cache(random, POINTS, 20 * MB, 3_000, 2)));
+        sites.add(Synthetic.withoutMarkings(Synthetic.leak(random, POINTS, MB, 2)));
+        LeakReport report = LeakReport.of(LeakHistoryTest.WATCH, sites);
+        LeakReport.RankedSite first = report.sites().get(0);
+        assertEquals(Verdict.UNDECIDED, first.evidence().verdict());
+        assertTrue(first.evidence().site().allocatedAt().contains("leak"), () -> report.top(3).toString());
+        assertEquals(Verdict.TRANSIENT, report.sites().get(2).evidence().verdict(), "the garbage after the undecided sites");
+    }
+
+    @Test
     void oneMarkingProvesWhatIsLiveButNotThatItGrows() {
         SiteSeries leak = Synthetic.leak(new Random(3), POINTS, MB, 2);
         SiteSeries one = new SiteSeries(leak.key(), 0, 0, 0, 120);
