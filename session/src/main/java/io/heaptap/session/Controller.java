@@ -8,6 +8,7 @@ import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.TargetInfo;
+import io.heaptap.profile.census.ClassCensus;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.format.ProfileWriter;
 import io.heaptap.profile.leak.LeakReport;
@@ -83,7 +84,9 @@ public final class Controller {
         Hooks hooks = new Hooks();
         this.sampling = new Sampling(sampler, nativeError, gcBeans, timer, target, budget, listeners, hooks);
         this.reader = new ProfileReader(sampling, budget, new RawDumps(timer), target.pid());
-        this.leakWatch = new LeakWatch(this, timer, listeners, target.pid());
+        this.leakWatch = new LeakWatch(this, timer, listeners, target.pid(),
+                new ClassCensusTaker(budget, gcBeans, ClassCensusTaker.PLATFORM, ClassCensus.DEFAULT_TOP),
+                () -> NoMarkingCause.read(gcBeans));
     }
 
     /** What the sampling owner tells the others, under the session's lock. */

@@ -3,6 +3,7 @@ package io.heaptap.session;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
+import io.heaptap.profile.census.CensusHistory;
 import io.heaptap.profile.leak.LeakHistory;
 import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.profile.leak.LeakWatchInfo;
@@ -46,6 +47,8 @@ final class LeakWatch {
     private final ScheduledExecutorService timer;
     private final List<SessionListener> listeners;
     private final long pid;
+    private final ClassCensusTaker census;
+    private final java.util.function.Supplier<NoMarkingCause.Facts> facts;
 
     private State state = State.IDLE;
     private LeakWatchOptions options;
@@ -57,6 +60,8 @@ final class LeakWatch {
     private final java.util.ArrayDeque<Long> pausesMillis = new java.util.ArrayDeque<>();
     private long maxPauseMillis;
     private LeakHistory history;
+    /** The class censuses taken after each forced collection (--gc), else null. */
+    private CensusHistory censuses;
     private LeakReport report;
     private final Set<SiteKey> announced = new HashSet<>();
     private boolean ownCapture;
@@ -65,11 +70,14 @@ final class LeakWatch {
     private long watches;
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
 
-    LeakWatch(Controller controller, ScheduledExecutorService timer, List<SessionListener> listeners, long pid) {
+    LeakWatch(Controller controller, ScheduledExecutorService timer, List<SessionListener> listeners, long pid, ClassCensusTaker census,
+              java.util.function.Supplier<NoMarkingCause.Facts> facts) {
         this.controller = controller;
         this.timer = timer;
         this.listeners = listeners;
         this.pid = pid;
+        this.census = census;
+        this.facts = facts;
     }
 
     /** Starts a watch; refused while a watch or another capture runs. Under the controller's lock. */
@@ -87,6 +95,7 @@ final class LeakWatch {
         pausesMillis.clear();
         maxPauseMillis = 0;
         history = new LeakHistory();
+        censuses = requested.gc() ? new CensusHistory() : null;
         report = null;
         announced.clear();
         try {
@@ -100,7 +109,7 @@ final class LeakWatch {
         long every = requested.every().toNanos();
         tasks.add(timer.scheduleAtFixedRate(() -> step(watch), every, every, TimeUnit.NANOSECONDS));
         tasks.add(timer.schedule(() -> finish(watch), requested.duration().toNanos(), TimeUnit.NANOSECONDS));
-        report = LeakReport.of(info(), history.sites());
+        report = LeakReport.of(info(), history.sites(), censuses);
     }
 
     private void armCapture() {
@@ -158,7 +167,7 @@ final class LeakWatch {
             ownCapture = false;
             controller.stop();
         }
-        report = LeakReport.of(info(), history.sites());
+        report = LeakReport.of(info(), history.sites(), censuses);
     }
 
     /** The controller's capture ended: re-arm it when its box ran out first; a stop by a user ends the watch. */
@@ -193,6 +202,7 @@ final class LeakWatch {
         end("reset");
         state = State.IDLE;
         history = null;
+        censuses = null;
         report = null;
         options = null;
     }
@@ -208,7 +218,7 @@ final class LeakWatch {
             }
             AllocationProfile profile = controller.profile(LiveFilter.NONE, false);
             history.add(elapsedMillis, profile);
-            report = LeakReport.of(info(), history.sites());
+            report = LeakReport.of(info(), history.sites(), censuses);
             announceNewSuspects();
         } catch (RuntimeException e) {
             // Never let an exception end the timer thread or reach the application's stderr.
@@ -216,7 +226,10 @@ final class LeakWatch {
         }
     }
 
-    /** --gc: a full collection before the snapshot proves what is live; its pause is measured and reported. */
+    /**
+     * --gc: a full collection before the snapshot proves what is live; its pause is measured and reported.
+     * A class census of the whole heap follows it (its own short pause, no second collection).
+     */
     private void forceGc() {
         long took = controller.forceFullGc();
         if (took < 0) {
@@ -229,6 +242,17 @@ final class LeakWatch {
         }
         pausesMillis.addLast(millis);
         maxPauseMillis = Math.max(maxPauseMillis, millis);
+        takeCensus();
+    }
+
+    private void takeCensus() {
+        try {
+            censuses.add(census.take(startNanos));
+            censuses.refused("");
+        } catch (IllegalStateException e) {  // a HeapBudgetException too: refused before asking the JVM
+            censuses.refused(e.getMessage());
+            warn("no class census at " + Instant.now() + ": " + e.getMessage());
+        }
     }
 
     private void warn(String warning) {
@@ -253,7 +277,20 @@ final class LeakWatch {
         return new LeakWatchInfo(pid, startedAt, options.duration().toMillis(), options.every().toMillis(),
                 Math.max(0, history.lastMillis()), options.intervalBytes(), state == State.ENDED ? "ended" : "watching",
                 endReason, history.snapshots(), history.gcs(), history.markings(), markings.lastCompletedAt(),
-                markings.limitation(), options.gc(), List.copyOf(pausesMillis), maxPauseMillis, history.sitesLeftOut(), warnings);
+                limitation(markings.limitation()), options.gc(), List.copyOf(pausesMillis), maxPauseMillis, history.sitesLeftOut(), warnings);
+    }
+
+    /** The clock's limitation, and when nothing was marked in a watch without --gc, why, and what would decide. */
+    private String limitation(String clock) {
+        if (options.gc() || history.snapshots() == 0 || history.markings() > 0) {
+            return clock;
+        }
+        try {
+            String cause = NoMarkingCause.explain(facts.get(), history.gcs(), pid, options.duration().toMillis(), options.every().toMillis());
+            return clock.isEmpty() ? cause : clock + "; " + cause;
+        } catch (RuntimeException e) {
+            return clock;  // the words are a help; a JVM that will not say leaves them out
+        }
     }
 
     State state() {

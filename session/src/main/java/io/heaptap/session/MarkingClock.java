@@ -181,6 +181,11 @@ final class MarkingClock {
         forcedCalls++;
     }
 
+    /** The collection announced by {@link #beginForced} did not run: no notification of it is to be skipped. */
+    synchronized void cancelForced() {
+        forcedCalls = Math.max(forcedNotifications, forcedCalls - 1);
+    }
+
     /**
      * heaptap forced a whole-heap collection that began after {@code beganNanos} and has completed (after
      * {@link #beginForced}). A collector that marks nothing (Epsilon) proves nothing by it.

@@ -59,6 +59,7 @@ final class Sampling {
     private final Sampler agent;
     private final String nativeError;
     private final LiveTracker liveTracker;
+    private final GcBeans gcBeans;
     private final LargeObjects largeObjects;
     private final GcMonitor gcMonitor;
     private final ScheduledExecutorService timer;
@@ -102,6 +103,7 @@ final class Sampling {
         this.agent = sampler;
         this.nativeError = nativeError;
         this.liveTracker = sampler == null ? null : new LiveTracker(sampler, gcBeans);
+        this.gcBeans = gcBeans;
         this.largeObjects = LargeObjects.forThisJvm(gcBeans);
         this.gcMonitor = new GcMonitor(gcBeans);
         this.timer = timer;
@@ -467,14 +469,17 @@ final class Sampling {
     /**
      * Forces a whole-heap collection through JVMTI (even with -XX:+DisableExplicitGC) and returns how
      * long the call took (the application's pause, or on concurrent collectors the cycle it waited
-     * for), or -1 if the JVM refused. Every object allocated before the call and still tracked after
+     * for), or -1 if the JVM refused or the collection did not run. Every object allocated before the call and still tracked after
      * it is proven live. <b>Pauses the application.</b>
      */
     synchronized long forceFullGc() {
         Sampler sampler = requireAgent();
         liveTracker.markings().beginForced();
+        long collections = gcBeans.collectionCount();
         long began = System.nanoTime();
-        if (!sampler.forceGc()) {
+        // A collection that did not run (refused, or skipped: a JNI critical region held the GC locker) proves nothing.
+        if (!sampler.forceGc() || gcBeans.collectionCount() == collections) {
+            liveTracker.markings().cancelForced();
             return -1;
         }
         long took = System.nanoTime() - began;

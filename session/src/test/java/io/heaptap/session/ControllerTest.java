@@ -260,6 +260,11 @@ class ControllerTest {
         assertEquals(before.forced() + 1, after.forced());
         assertTrue(after.inWindow() >= 1 && after.horizonMillis() >= 0, after.toString());
 
+        sampler.onForceGc = () -> { };  // accepted, but no collection ran (the GC locker was held)
+        assertEquals(-1, controller.forceFullGc());
+        assertEquals(after.forced(), controller.markings().forced(), "a collection that did not run proves nothing");
+        sampler.onForceGc = System::gc;
+
         sampler.forceGcRefused = true;
         assertEquals(-1, controller.forceFullGc());
         assertEquals(after.forced(), controller.markings().forced(), "a refused collection proves nothing");

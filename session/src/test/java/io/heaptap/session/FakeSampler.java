@@ -37,6 +37,8 @@ final class FakeSampler implements Sampler {
     volatile int clears;
     volatile int forcedGcs;
     volatile boolean forceGcRefused;
+    /** What a forced collection does in the JVM (the controller checks that a collection ran); nothing, to fake a skipped one. */
+    volatile Runnable onForceGc = System::gc;
     volatile long gcCount = -1;
     /** The JVMTI finishes last read in agreement with gcCount (-1: none agreed). */
     volatile long gcFinishesRead = -1;
@@ -222,6 +224,9 @@ final class FakeSampler implements Sampler {
     @Override
     public boolean forceGc() {
         forcedGcs++;
+        if (!forceGcRefused) {
+            onForceGc.run();
+        }
         return !forceGcRefused;
     }
 

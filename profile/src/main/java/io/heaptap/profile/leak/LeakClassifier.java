@@ -184,8 +184,27 @@ public final class LeakClassifier {
             // Death needs no marking and no series: a cleared reference, or nothing kept across a marking.
             confidence = support * Math.min(1, (n - 1.0) / (FULL_POINTS - 1));
         }
-        double score = verdict == Verdict.UNDECIDED ? 0
-                : Math.max(0, byteTrend.slopePerMinute()) * byteTrend.risingProbability() * Math.min(1, coverage);
+        double score;
+        if (verdict == Verdict.UNDECIDED) {
+            // Unproven: ranked by the evidence there is, never called a leak by it. What is tracked and alive, examined
+            // or not, and whether it keeps rising; garbage that dies at young collections weighs a quarter.
+            long[] at = new long[n];
+            double[] held = new double[n];
+            for (int i = 0; i < n; i++) {
+                at[i] = points.get(i).atMillis();
+                held[i] = points.get(i).liveBytes() + points.get(i).unexaminedBytes();
+            }
+            Trend unproven = Trend.of(at, held);
+            double survives = recentLevel(points.stream().mapToDouble(SitePoint::medianGcs).toArray()) >= 1 ? 1 : 0.25;
+            score = Math.max(0, unproven.slopePerMinute()) * unproven.risingProbability() * survives;
+            if (n >= 2 && score > 0) {
+                why += String.format(Locale.ROOT, ". Ranked by unproven evidence: what is tracked of it grows %s/min, rising with"
+                        + " probability %.0f%%, median %d collections survived", HumanUnits.formatBytes(unproven.slopePerMinute()),
+                        100 * unproven.risingProbability(), last.medianGcs());
+            }
+        } else {
+            score = Math.max(0, byteTrend.slopePerMinute()) * byteTrend.risingProbability() * Math.min(1, coverage);
+        }
         return new LeakEvidence(series.key(), verdict, confidence, score, n, k, window, last.tracked(), last.liveBytes(),
                 last.live().lower(), last.live().upper(), last.liveObjects(), last.unexaminedBytes(),
                 byteTrend.slopePerMinute(), objectTrend.slopePerMinute(), growth, rising, last.medianAgeMillis(),

@@ -38,6 +38,7 @@ public final class LeakJson {
         json.name("warnings").beginArray();
         w.warnings().forEach(json::value);
         json.endArray().endObject();
+        LeakHeapJson.write(json, report.heap());
         json.name("sites").beginArray();
         for (LeakReport.RankedSite s : report.top(rows)) {
             site(json, s);

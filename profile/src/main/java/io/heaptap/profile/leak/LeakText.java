@@ -18,11 +18,12 @@ public final class LeakText {
     public static String of(LeakReport report, int rows) {
         StringBuilder sb = new StringBuilder();
         header(sb, report.watch());
+        LeakHeapText.append(sb, report.heap());
         long undecided = report.sites().stream().filter(s -> s.evidence().verdict() == Verdict.UNDECIDED).count();
         sb.append(TerminalText.format(Locale.ROOT, "%d leak suspect%s, %d undecided, among %d sites (live = proven live: still referenced after"
                         + " a whole-heap marking; estimates are Poisson-weighted with 95%% intervals; ages are of sampled objects)%n%n",
                 report.suspects(), report.suspects() == 1 ? "" : "s", undecided, report.sites().size()));
-        sb.append(table(report.top(rows), true));
+        sb.append(table(report.top(rows), true, report.heap()));
         return sb.toString();
     }
 
@@ -38,8 +39,9 @@ public final class LeakText {
                     w.pausesMillis().size(), duration(w.maxPauseMillis()),
                     w.pausesMillis().isEmpty() ? "-" : duration(w.pausesMillis().get(w.pausesMillis().size() - 1))));
         } else if (w.markings() == 0 && w.snapshots() > 0) {
-            sb.append("no whole-heap marking yet: no site can be called a leak or a cache; watch longer, or use --gc"
-                    + " (forces a full collection before each snapshot, pausing the application)").append(System.lineSeparator());
+            sb.append("no whole-heap marking yet: no site can be called a leak or a cache; the undecided sites are ranked by unproven"
+                    + " evidence (growth of what is tracked of them, collections survived); watch longer, or use --gc (above)")
+                    .append(System.lineSeparator());
         }
         sb.append("state: ").append(w.state());
         if (!w.endReason().isEmpty()) {
@@ -57,6 +59,11 @@ public final class LeakText {
 
     /** The table alone; {@code details} adds the frames and the reason under each row. */
     public static String table(List<LeakReport.RankedSite> sites, boolean details) {
+        return table(sites, details, null);
+    }
+
+    /** The table; with {@code heap}, a site's part of its class's exact growth goes under its row too. */
+    static String table(List<LeakReport.RankedSite> sites, boolean details, HeapSection heap) {
         StringBuilder sb = new StringBuilder();
         sb.append(TerminalText.format(Locale.ROOT, "%4s  %-13s %5s %27s %11s %13s %9s %9s %5s  %s%n", "rank", "verdict", "conf",
                 "proven live [95%]", "unexamined", "growth/min", "oldest", "median", "GCs", "type / allocated at"));
@@ -71,9 +78,34 @@ public final class LeakText {
                     sb.append(" ".repeat(106)).append("at ").append(TerminalText.escape(stack.get(i).displayName())).append(System.lineSeparator());
                 }
                 sb.append("        ").append(TerminalText.escape(e.reason())).append(System.lineSeparator());
+                String growth = classGrowth(heap, e.site());
+                if (!growth.isEmpty()) {
+                    sb.append("        ").append(TerminalText.escape(growth)).append(System.lineSeparator());
+                }
             }
         }
         return sb.toString();
+    }
+
+    /** "class Order grew +6.0 MiB/min (exact, census); this site's part ..." or empty. */
+    static String classGrowth(HeapSection heap, SiteKey site) {
+        if (heap == null) {
+            return "";
+        }
+        for (io.heaptap.profile.census.ClassGrowth g : heap.growth()) {
+            if (!g.name().equals(site.type())) {
+                continue;
+            }
+            for (io.heaptap.profile.census.ClassGrowth.SiteShare s : g.sites()) {
+                if (s.allocatedAt().equals(site.allocatedAt())) {
+                    return String.format(Locale.ROOT, "class %s grew %s/min (exact, by census); this site's part %s/min [%s, %s],"
+                                    + " %.0f%% [%.0f%%, %.0f%%] of the class's sampled growth", g.name(), signed(g.bytesPerMinute()),
+                            signed(s.bytesPerMinute()), HumanUnits.formatBytes(s.bytesPerMinuteLow()),
+                            HumanUnits.formatBytes(s.bytesPerMinuteHigh()), 100 * s.share(), 100 * s.shareLow(), 100 * s.shareHigh());
+                }
+            }
+        }
+        return "";
     }
 
     private static String interval(LeakEvidence e) {

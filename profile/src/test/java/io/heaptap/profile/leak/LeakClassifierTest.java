@@ -75,14 +75,35 @@ class LeakClassifierTest {
     void withoutAWholeHeapMarkingNothingIsALeakOrACacheAndTheReasonSaysWhatToDo() {
         // A multi-GiB G1 heap with young collections only: replaced caches and old garbage stay
         // referenced, and their unexamined bytes grow like a leak's.
+        List<LeakEvidence> assessed = new java.util.ArrayList<>();
         for (SiteSeries s : List.of(Synthetic.leak(new Random(1), POINTS, MB, 2), Synthetic.cache(new Random(2), POINTS, 20 * MB, 3_000, 2),
                 Synthetic.kept(POINTS, 50 * MB, 2_000))) {
             LeakEvidence e = LeakClassifier.assess(Synthetic.withoutMarkings(s));
             assertEquals(Verdict.UNDECIDED, e.verdict(), e.toString());
             assertEquals(0, e.confidence());
-            assertEquals(0, e.score());
             assertTrue(e.reason().contains("no whole-heap marking") && e.reason().contains("--gc"), e.reason());
+            assessed.add(e);
         }
+        // Ranked by unproven evidence: the leak's tracked bytes keep rising, the cache's and the kept set's do not.
+        LeakEvidence leak = assessed.get(0);
+        assertTrue(leak.score() > 10 * Math.max(assessed.get(1).score(), assessed.get(2).score()), assessed.toString());
+        assertTrue(leak.reason().contains("Ranked by unproven evidence"), leak.reason());
+    }
+
+    @Test
+    void withoutAMarkingARisingSiteRanksAboveTheGarbage() {
+        Random random = new Random(5);
+        List<SiteSeries> sites = new java.util.ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            sites.add(Synthetic.garbage(random, POINTS, 100 * MB));
+        }
+        sites.add(Synthetic.withoutMarkings(Synthetic.cache(random, POINTS, 20 * MB, 3_000, 2)));
+        sites.add(Synthetic.withoutMarkings(Synthetic.leak(random, POINTS, MB, 2)));
+        LeakReport report = LeakReport.of(LeakHistoryTest.WATCH, sites);
+        LeakReport.RankedSite first = report.sites().get(0);
+        assertEquals(Verdict.UNDECIDED, first.evidence().verdict());
+        assertTrue(first.evidence().site().allocatedAt().contains("leak"), () -> report.top(3).toString());
+        assertEquals(Verdict.TRANSIENT, report.sites().get(2).evidence().verdict(), "the garbage after the undecided sites");
     }
 
     @Test

@@ -20,8 +20,13 @@ class LeakSchemaTest {
                 w.markingLimitation(), w.gcForced(), w.pausesMillis(), w.maxPauseMillis(), w.sitesLeftOut(), List.of("a warning"));
         LeakReport report = LeakReport.of(warned, List.of(Synthetic.leak(random, 12, Synthetic.MB, 2),
                 Synthetic.cache(random, 12, 50 * Synthetic.MB, 20_000, 2),
-                Synthetic.garbage(random, 12, 100 * Synthetic.MB)));
+                Synthetic.garbage(random, 12, 100 * Synthetic.MB)), Censuses.growing(12, Synthetic.MB));
         String json = new String(LeakFormat.JSON.render(report), StandardCharsets.UTF_8);
-        JsonSchemaCheck.of("leaks.schema.json").check(json).assertAllSeen();
+        // Without --gc the heap part is null, before any census it says why none was taken: both are documented.
+        String withoutGc = new String(LeakFormat.JSON.render(LeakReport.of(warned, List.of())), StandardCharsets.UTF_8);
+        io.heaptap.profile.census.CensusHistory refused = new io.heaptap.profile.census.CensusHistory();
+        refused.refused("a class census of 50000 loaded classes needs about 19 MiB");
+        String refusal = new String(LeakFormat.JSON.render(LeakReport.of(warned, List.of(), refused)), StandardCharsets.UTF_8);
+        JsonSchemaCheck.of("leaks.schema.json").check(json).check(withoutGc).check(refusal).assertAllSeen();
     }
 }

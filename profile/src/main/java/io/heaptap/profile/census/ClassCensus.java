@@ -1,0 +1,43 @@
+package io.heaptap.profile.census;
+
+import java.util.List;
+
+/**
+ * An exact census of the heap per class, taken right after a whole-heap collection heaptap forced:
+ * the {@value #DEFAULT_TOP} classes holding the most bytes, and the rest as one row, so its size is
+ * bounded whatever the number of loaded classes.
+ *
+ * @param atMillis         when it was taken, in milliseconds since the watch started
+ * @param heapAfterGcBytes the collector's own figure of heap in use after the collection (summed over the heap's pools)
+ * @param maxHeapBytes     the heap's maximum (-Xmx), 0 when the JVM does not say
+ * @param pauseMillis      how long the census call took (the application's pause for the heap walk)
+ * @param top              the classes with the most bytes, most first
+ * @param rest             every other class as one row (name: the number of classes it stands for)
+ * @param restClasses      how many classes {@code rest} stands for
+ * @param totalInstances   all live instances the census counted
+ * @param totalBytes       all live bytes the census counted
+ */
+public record ClassCensus(long atMillis, long heapAfterGcBytes, long maxHeapBytes, long pauseMillis, List<ClassCount> top,
+                          ClassCount rest, int restClasses, long totalInstances, long totalBytes) {
+    /** Classes kept by name: enough to name what holds a heap, small enough to keep two per watch. */
+    public static final int DEFAULT_TOP = 100;
+
+    public ClassCensus {
+        top = List.copyOf(top);
+    }
+
+    /** The row of a class among the top ones, or null when it is in the rest (or absent). */
+    public ClassCount row(String name) {
+        for (ClassCount c : top) {
+            if (c.name().equals(name)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** The smallest byte count a named row has: a class in the rest holds at most this. */
+    public long restCeilingBytes() {
+        return top.isEmpty() ? 0 : top.get(top.size() - 1).bytes();
+    }
+}

@@ -1,0 +1,97 @@
+package io.heaptap.profile.leak;
+
+import io.heaptap.profile.HumanUnits;
+import io.heaptap.profile.census.ClassCensus;
+import io.heaptap.profile.census.ClassGrowth;
+import io.heaptap.profile.census.HeapAccount;
+import io.heaptap.profile.census.TimeToOom;
+import io.heaptap.profile.format.TerminalText;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/** The whole-heap part of the leak report as text: the heap after GC accounted for, class growth, time to OOM. */
+final class LeakHeapText {
+    /** Classes listed by what the sites leave unexplained. */
+    static final int CLASSES = 10;
+
+    private LeakHeapText() {
+    }
+
+    static void append(StringBuilder sb, HeapSection h) {
+        if (h == null) {
+            return;
+        }
+        String nl = System.lineSeparator();
+        if (h.last() == null) {
+            sb.append("class census: none taken: ").append(TerminalText.escape(h.refusal())).append(nl).append(nl);
+            return;
+        }
+        ClassCensus last = h.last();
+        HeapAccount a = h.account();
+        sb.append(TerminalText.format(Locale.ROOT, "the whole heap after the last forced collection (%s into the watch; %d class census%s, exact,"
+                        + " the last paused %s):%n", duration(last.atMillis()), h.censuses(), h.censuses() == 1 ? "" : "es",
+                duration(last.pauseMillis())));
+        sb.append(TerminalText.format(Locale.ROOT, "  heap in use after GC %s (the collector's figure); census %s in %s objects%n",
+                HumanUnits.formatBytes(a.heapAfterGcBytes()), HumanUnits.formatBytes(last.totalBytes()),
+                HumanUnits.formatCount(last.totalInstances())));
+        sb.append(TerminalText.format(Locale.ROOT, "  the sampled sites explain %s (proven live, estimated); the census's classes name the rest,"
+                        + " %s: present before heaptap came, or not explained by the sampled sites%n",
+                HumanUnits.formatBytes(a.sampledBytes()), HumanUnits.formatBytes(a.unexplainedBytes())));
+        sb.append(TerminalText.format(Locale.ROOT, "  accounted for: %s, %.1f%% of the heap after GC%n", HumanUnits.formatBytes(a.accountedBytes()),
+                100 * a.accountedShare()));
+        sb.append(TerminalText.format(Locale.ROOT, "  %12s %12s %12s  %s%n", "not explained", "census", "instances", "class"));
+        double otherUnexplained = a.restUnexplainedBytes();
+        int others = a.restClasses();
+        for (int i = 0; i < a.classes().size(); i++) {
+            HeapAccount.Unexplained u = a.classes().get(i);
+            if (i >= CLASSES) {
+                otherUnexplained += u.unexplainedBytes();
+                others++;
+                continue;
+            }
+            sb.append(TerminalText.format(Locale.ROOT, "  %12s %12s %12s  %s%n", HumanUnits.formatBytes(u.unexplainedBytes()),
+                    HumanUnits.formatBytes(u.censusBytes()), HumanUnits.formatCount(u.instances()), TerminalText.escape(u.name())));
+        }
+        sb.append(TerminalText.format(Locale.ROOT, "  %12s %12s %12s  (%d other classes)%n", HumanUnits.formatBytes(otherUnexplained), "", "",
+                others));
+        if (!h.growth().isEmpty()) {
+            ClassGrowth first = h.growth().get(0);
+            sb.append(TerminalText.format(Locale.ROOT, "class growth between the first and last census (%s apart, exact); per site its share of"
+                    + " the class's sampled growth [95%%]:%n", duration(Math.round(first.minutes() * 60_000))));
+            for (ClassGrowth g : h.growth()) {
+                sb.append(TerminalText.format(Locale.ROOT, "  %13s/min  %s (%s to %s, %+d instances)%n", signed(g.bytesPerMinute()),
+                        TerminalText.escape(g.name()), HumanUnits.formatBytes(g.bytesBefore()), HumanUnits.formatBytes(g.bytesAfter()),
+                        g.instancesGrowth()));
+                for (ClassGrowth.SiteShare s : g.sites()) {
+                    sb.append(TerminalText.format(Locale.ROOT, "      %s/min [%s, %s]  %.0f%% [%.0f%%, %.0f%%]  at %s%n", signed(s.bytesPerMinute()),
+                            HumanUnits.formatBytes(s.bytesPerMinuteLow()), HumanUnits.formatBytes(s.bytesPerMinuteHigh()), 100 * s.share(),
+                            100 * s.shareLow(), 100 * s.shareHigh(), TerminalText.escape(s.allocatedAt())));
+                }
+            }
+        }
+        sb.append(timeToOom(h.timeToOom(), h.heapAfterGc().size())).append(nl).append(nl);
+    }
+
+    /** One line: the projected time to OOM, or why there is none. */
+    static String timeToOom(TimeToOom t, int points) {
+        if (t == null) {
+            return "time to OOM: needs the heap after " + TimeToOom.MIN_POINTS + " forced collections (" + points + " so far)";
+        }
+        String slope = String.format(Locale.ROOT, "%s/min [%s, %s] over %d forced collections", signed(t.bytesPerMinute()),
+                signed(t.bytesPerMinuteLow()), signed(t.bytesPerMinuteHigh()), t.points());
+        if (!t.trend()) {
+            return "time to OOM: no trend (the heap after GC changes by " + slope + ": the interval includes 0)";
+        }
+        return String.format(Locale.ROOT, "time to OOM: %s [%s, %s], the heap after GC growing by %s toward its maximum of %s",
+                duration(t.millis()), duration(t.millisLow()), duration(t.millisHigh()), slope, HumanUnits.formatBytes(t.maxHeapBytes()));
+    }
+
+    private static String signed(double bytes) {
+        return (bytes >= 0 ? "+" : "-") + HumanUnits.formatBytes(Math.abs(bytes));
+    }
+
+    private static String duration(long millis) {
+        return HumanUnits.formatDuration(Duration.ofMillis(Math.max(0, millis)));
+    }
+}

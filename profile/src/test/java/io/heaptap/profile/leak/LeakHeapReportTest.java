@@ -1,0 +1,68 @@
+package io.heaptap.profile.leak;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.heaptap.profile.census.CensusHistory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+/** The whole heap in the leak report: accounted for, class growth beside the verdicts, time to OOM; in text, JSON and HTML. */
+class LeakHeapReportTest {
+
+    static LeakReport report(CensusHistory censuses) {
+        Random random = new Random(36);
+        return LeakReport.of(LeakHistoryTest.WATCH, List.of(Synthetic.leak(random, 12, Synthetic.MB, 64),
+                Synthetic.garbage(random, 12, 100 * Synthetic.MB)), censuses);
+    }
+
+    @Test
+    void theHeapAfterGcIsAccountedForAndTheLeaksClassGrowthIsItsSites() {
+        LeakReport r = report(Censuses.growing(12, Synthetic.MB));
+        HeapSection h = r.heap();
+        assertEquals(12, h.censuses());
+        // Census 1,020 MiB + growth against 1,030 MiB + growth after GC: within 1%.
+        assertTrue(Math.abs(h.account().accountedShare() - 1) < 0.05, () -> "share " + h.account().accountedShare());
+        assertEquals("byte[]", h.growth().get(0).name());
+        assertEquals(60.0 * Synthetic.MB, h.growth().get(0).bytesPerMinute(), 0.001 * Synthetic.MB, "1 MiB/s, exactly");
+        var leak = h.growth().get(0).sites().get(0);
+        assertTrue(leak.allocatedAt().contains("leak"), leak.toString());
+        assertTrue(leak.shareLow() <= 1 && leak.shareHigh() >= leak.share(), leak.toString());
+        assertTrue(h.timeToOom().trend());
+
+        String text = new String(LeakFormat.TEXT.render(r), StandardCharsets.UTF_8);
+        assertTrue(text.contains("the sampled sites explain"), text);
+        assertTrue(text.contains("present before heaptap came, or not explained by the sampled sites"), text);
+        assertTrue(text.contains("accounted for: "), text);
+        assertTrue(text.contains("class byte[] grew +60.0 MiB/min (exact, by census); this site's part"), text);
+        assertTrue(text.contains("time to OOM: "), text);
+        assertTrue(text.contains("(500 other classes)"), text);
+
+        String html = new String(LeakFormat.HTML.render(r), StandardCharsets.UTF_8);
+        assertTrue(html.contains("\"classGrowth\":[{\"name\":\"byte[]\""), "the page's data carries the census");
+        assertTrue(html.contains("Time to OOM"));
+    }
+
+    @Test
+    void withoutGcThereIsNoHeapPartAndARefusalIsSaid() {
+        assertEquals(null, report(null).heap());
+        String text = new String(LeakFormat.TEXT.render(report(null)), StandardCharsets.UTF_8);
+        assertFalse(text.contains("class census"), text);
+        CensusHistory refused = new CensusHistory();
+        refused.refused("a class census of 50000 loaded classes needs about 19.3 MiB of this JVM's heap");
+        String said = new String(LeakFormat.TEXT.render(report(refused)), StandardCharsets.UTF_8);
+        assertTrue(said.contains("class census: none taken: a class census of 50000 loaded classes"), said);
+    }
+
+    @Test
+    void aFlatHeapHasNoTimeToOom() {
+        CensusHistory flat = Censuses.growing(6, 0);
+        String text = new String(LeakFormat.TEXT.render(report(flat)), StandardCharsets.UTF_8);
+        assertTrue(text.contains("time to OOM: no trend"), text);
+    }
+}

@@ -1,0 +1,86 @@
+package io.heaptap.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.heaptap.profile.census.ClassCensus;
+import io.heaptap.profile.census.ClassHistogram;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+/** The census's memory is reserved from heaptap's heap budget before the JVM is asked: too many classes are refused. */
+class ClassCensusTakerTest {
+    static final String TEXT = " num     #instances         #bytes  class name (module)\n"
+            + "-------------------------------------------------------\n"
+            + "   1:            10           1600  [B (java.base@17.0.15)\n"
+            + "   2:             2             32  Order\n"
+            + "Total            12           1632\n";
+
+    static final class FakeSource implements ClassCensusTaker.Source {
+        final AtomicInteger asked = new AtomicInteger();
+        long loaded;
+        RuntimeException failure;
+
+        FakeSource(long loaded) {
+            this.loaded = loaded;
+        }
+
+        @Override
+        public long loadedClasses() {
+            return loaded;
+        }
+
+        @Override
+        public String histogram() {
+            asked.incrementAndGet();
+            if (failure != null) {
+                throw failure;
+            }
+            return TEXT;
+        }
+    }
+
+    @Test
+    void fiftyThousandClassesOnASmallHeapAreRefusedBeforeTheJvmIsAsked() {
+        HeapBudget budget = new HeapBudget(HeapBudget.bytesFor(128L << 20));  // 8 MiB: a 128 MiB heap
+        FakeSource source = new FakeSource(50_000);
+        ClassCensusTaker taker = new ClassCensusTaker(budget, new FakeGcBeans("G1 Old Generation"), source, 100);
+        HeapBudgetException refused = assertThrows(HeapBudgetException.class, () -> taker.take(0));
+        assertTrue(refused.getMessage().contains("a class census of 50000 loaded classes"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("GC.class_histogram"), "says what to do instead: " + refused.getMessage());
+        assertEquals(0, source.asked.get(), "nothing asked of the JVM");
+        assertEquals(0, budget.inUseBytes());
+        // On a 1 GiB heap (64 MiB of budget) the same class count fits.
+        assertTrue(ClassHistogram.heapNeeded(50_000) <= HeapBudget.bytesFor(1L << 30));
+    }
+
+    @Test
+    void aCensusHoldsItsReservationWhileReadAndGivesItBack() {
+        HeapBudget budget = new HeapBudget(64L << 20);
+        FakeSource source = new FakeSource(1_500);
+        FakeGcBeans beans = new FakeGcBeans("G1 Old Generation");
+        beans.heapAfterGc = 5_000;
+        ClassCensus c = new ClassCensusTaker(budget, beans, source, 100).take(System.nanoTime() - 42_000_000_000L);
+        assertEquals(1, source.asked.get());
+        assertEquals("byte[]", c.top().get(0).name());
+        assertEquals(1632, c.totalBytes());
+        assertTrue(c.atMillis() >= 42_000 && c.atMillis() < 60_000, "dated by the watch's clock: " + c.atMillis());
+        assertEquals(5_000, c.heapAfterGcBytes(), "the collector's own figure");
+        assertEquals(0, budget.inUseBytes());
+        assertTrue(budget.peakBytes() >= ClassHistogram.heapNeeded(1_500));
+    }
+
+    @Test
+    void aRefusalByTheJvmIsAMessage() {
+        FakeSource source = new FakeSource(10);
+        source.failure = new UnsupportedOperationException("no DiagnosticCommand MBean");
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> new ClassCensusTaker(new HeapBudget(64L << 20), new FakeGcBeans(), source, 100).take(0));
+        assertTrue(e.getMessage().contains("no DiagnosticCommand MBean"), e.getMessage());
+        assertFalse(e instanceof HeapBudgetException);
+    }
+}
