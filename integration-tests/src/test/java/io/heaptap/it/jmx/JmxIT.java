@@ -235,7 +235,9 @@ class JmxIT {
             assertRefused(s, "start", new Object[] {"", "", "", 9999, 0, "", 0, "", ""}, Jmx.START_ALL, "depth must be between 1 and");
             assertRefused(s, "dumpText", new Object[] {"pprof", "", 0L, false},
                     new String[] {"java.lang.String", "java.lang.String", "long", "boolean"}, "binary format");
-            assertRefused(s, "topAllocations", new Object[] {0}, new String[] {"int"}, "n must be between 1 and 1000");
+            assertRefused(s, "topAllocations", new Object[] {1001}, new String[] {"int"}, "n must be between 1 and 1000");
+            // JConsole's untouched 0 is the default number of rows, none while idle.
+            assertEquals(0, ((CompositeData[]) s.invoke(NAME, "topAllocations", new Object[] {0}, new String[] {"int"})).length);
             assertRefused(s, "dumpBytes", new Object[] {"xml", "", 0L, false},
                     new String[] {"java.lang.String", "java.lang.String", "long", "boolean"}, "unknown format 'xml'");
             assertEquals("idle", s.getAttribute(NAME, "State"), "nothing changed");
