@@ -1,8 +1,9 @@
 package io.heaptap.agent;
 
 import io.heaptap.session.CaptureOptions;
+import io.heaptap.session.options.CaptureKeys;
 
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.List;
@@ -13,15 +14,15 @@ import java.util.List;
  * (the target's user, or root) can load an agent, so this door is exactly as narrow as the Attach API.
  * The target answers in the system property {@link AgentReply#property(String) named by} {@code reply}.
  *
- * @param options           what to capture, checked again in the target by {@link CaptureOptions}'s constructor
+ * @param options           what to capture, as {@link CaptureKeys} text, read in the target by the same parser
  * @param client            who started it, as status shows it
  * @param reply             names the reply property: letters, digits, '.', '-' (the CLI uses its pid and a clock)
  * @param reportFirstSample also publish when the first sample arrives ({@code start --verbose})
  */
 public record CaptureRequest(CaptureOptions options, String client, String reply, boolean reportFirstSample) {
     public static final String COMMAND = "capture";
-    private static final List<String> NAMES = List.of("reply", "duration-ms", "interval", "sample-rate", "depth", "max-stacks",
-            "live", "live-budget", "cost-bounded", "client", "first-sample", "live-bytes");
+    /** The request's own names; the options' names are {@link CaptureKeys}'. */
+    private static final List<String> OWN = List.of("reply", "client", "first-sample");
 
     public CaptureRequest {
         checkReply(reply);
@@ -30,15 +31,7 @@ public record CaptureRequest(CaptureOptions options, String client, String reply
     public String encode() {
         Map<String, String> values = new LinkedHashMap<>();
         values.put("reply", reply);
-        values.put("duration-ms", Long.toString(options.duration().toMillis()));
-        values.put("interval", Long.toString(options.intervalBytes()));
-        values.put("sample-rate", Integer.toString(options.sampleRate()));
-        values.put("depth", Integer.toString(options.stackDepth()));
-        values.put("max-stacks", Integer.toString(options.maxStacks()));
-        values.put("live", Boolean.toString(options.live()));
-        values.put("live-budget", Integer.toString(options.liveBudget()));
-        values.put("cost-bounded", Boolean.toString(options.costBounded()));
-        values.put("live-bytes", Double.toString(options.liveBytes()));
+        values.putAll(CaptureKeys.text(options));
         values.put("client", client);
         values.put("first-sample", Boolean.toString(reportFirstSample));
         return AgentArgumentCodec.encode(COMMAND, values);
@@ -49,24 +42,14 @@ public record CaptureRequest(CaptureOptions options, String client, String reply
         return checkReply(decoded.required("reply"));
     }
 
-    static CaptureRequest decode(AgentArgumentCodec.Decoded decoded) {
-        decoded.onlyNames(NAMES);
-        CaptureOptions options = new CaptureOptions(Duration.ofMillis(decoded.number("duration-ms")), decoded.number("interval"),
-                decoded.count("depth"), decoded.count("max-stacks"), decoded.flag("live"), decoded.count("live-budget"),
-                decoded.count("sample-rate"), decoded.flag("cost-bounded")).withLiveBytes(liveBytes(decoded.values().get("live-bytes")));
-        return new CaptureRequest(options, decoded.required("client"), decoded.required("reply"), decoded.flag("first-sample"));
-    }
-
-    /** The byte bound asked for (CaptureOptions.liveBytes); absent (an older client): 0, the collector's default. */
-    private static double liveBytes(String text) {
-        if (text == null) {
-            return 0;
-        }
-        try {
-            return Double.parseDouble(text);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("live-bytes must be a number, not '" + AgentArgumentCodec.escape(text) + "'");
-        }
+    public static CaptureRequest decode(AgentArgumentCodec.Decoded decoded) {
+        List<String> names = new ArrayList<>(OWN);
+        names.addAll(CaptureKeys.acceptedNames());
+        decoded.onlyNames(names);
+        Map<String, String> given = new LinkedHashMap<>(decoded.values());
+        given.keySet().removeAll(OWN);
+        return new CaptureRequest(CaptureKeys.parse(given), decoded.required("client"), decoded.required("reply"),
+                decoded.flag("first-sample"));
     }
 
     private static String checkReply(String reply) {

@@ -66,8 +66,9 @@ class AgentArgumentCodecTest {
 
     @Test
     void aCaptureRequestDecodesToTheSameOptions() {
-        CaptureOptions options = new CaptureOptions(Duration.ofMillis(90_500), 65_536, 128, 1000, false, 77, 5_000)
-                .withLiveBytes(0.05);  // adaptive, a byte bound asked for
+        // adaptive (from the default interval, as every door starts one), a byte bound asked for
+        CaptureOptions options = new CaptureOptions(Duration.ofMillis(90_500), CaptureOptions.DEFAULT_INTERVAL, 128, 1000, false, 77,
+                5_000).withLiveBytes(0.05);
         CaptureRequest request = new CaptureRequest(options, "heaptap start (pid 1, user o'brien, x=y)", "123-abc", true);
         assertEquals(request, CaptureRequest.decode(AgentArgumentCodec.decode(request.encode())));
         assertEquals("123-abc", CaptureRequest.replyOf(AgentArgumentCodec.decode(request.encode())));

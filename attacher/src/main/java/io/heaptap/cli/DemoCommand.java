@@ -10,6 +10,7 @@ import io.heaptap.exit.ExitCode;
 import io.heaptap.exit.HeaptapException;
 import io.heaptap.launcher.HeaptapJar;
 import io.heaptap.session.CaptureOptions;
+import io.heaptap.session.options.CaptureKeys;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -37,7 +38,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        CaptureOptions options = CaptureOptions.parse(duration, null);
+        CaptureOptions options = CaptureKeys.parse(java.util.Map.of(CaptureKeys.DURATION.name(), duration));
         Output htmlOut = Output.resolve("html", html);
         Process demo = startDemoJvm();
         try {

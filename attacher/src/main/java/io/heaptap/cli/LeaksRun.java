@@ -55,7 +55,7 @@ final class LeaksRun {
                 int snapshots = heaptap.getLeakWatchSnapshots();
                 if (snapshots != seen) {
                     seen = snapshots;
-                    report = heaptap.leakReport(format.id());
+                    report = heaptap.leakReport(format.id()).getBytes(StandardCharsets.UTF_8);
                     rows = table.enabled() ? heaptap.leakRanking(LeakTable.ROWS) : rows;
                 }
                 if (!"watching".equals(state)) {
@@ -74,7 +74,7 @@ final class LeaksRun {
             if (interrupted) {
                 heaptap.stopLeakWatch();
             }
-            report = heaptap.leakReport(format.id());
+            report = heaptap.leakReport(format.id()).getBytes(StandardCharsets.UTF_8);
             table.clear();
             write(report, format, output);
             if (paths && !interrupted) {

@@ -1,12 +1,18 @@
 package io.heaptap.cli;
 
 import io.heaptap.jmx.HeaptapMXBean;
+import io.heaptap.jmx.MBeanRegistration;
+import io.heaptap.jmx.RawDumpsMXBean;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.wire.RawDump;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.Proxy;
+
+import javax.management.JMX;
+import javax.management.MBeanServerInvocationHandler;
 
 /**
  * A profile fetched from the target undecoded ({@link RawDump}) in chunks over JMX, and decoded
@@ -19,7 +25,8 @@ final class RemoteProfile {
     private RemoteProfile() {
     }
 
-    static AllocationProfile fetch(HeaptapMXBean heaptap, LiveFilter filter, boolean gc) throws IOException {
+    static AllocationProfile fetch(HeaptapMXBean bean, LiveFilter filter, boolean gc) throws IOException {
+        RawDumpsMXBean heaptap = rawDumps(bean);
         String id = heaptap.openRawDump(gc);
         try {
             return RawDump.read(new Chunks(heaptap, id), filter);
@@ -32,16 +39,22 @@ final class RemoteProfile {
         }
     }
 
+    /** The raw-dump MBean beside heaptap's, over the same connection as the heaptap proxy. */
+    private static RawDumpsMXBean rawDumps(HeaptapMXBean bean) {
+        MBeanServerInvocationHandler handler = (MBeanServerInvocationHandler) Proxy.getInvocationHandler(bean);
+        return JMX.newMXBeanProxy(handler.getMBeanServerConnection(), MBeanRegistration.rawDumpsName(), RawDumpsMXBean.class);
+    }
+
     /** The raw dump as a stream, fetching the next chunk when the last one is used up. */
     private static final class Chunks extends InputStream {
-        private final HeaptapMXBean heaptap;
+        private final RawDumpsMXBean heaptap;
         private final String id;
         private byte[] chunk = new byte[0];
         private int position;
         private long offset;
         private boolean end;
 
-        Chunks(HeaptapMXBean heaptap, String id) {
+        Chunks(RawDumpsMXBean heaptap, String id) {
             this.heaptap = heaptap;
             this.id = id;
         }

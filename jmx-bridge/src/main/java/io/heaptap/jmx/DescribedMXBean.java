@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.Optional;
 
 import io.heaptap.nativeagent.NativeAgent;
+import io.heaptap.session.options.CaptureKeys;
+import io.heaptap.session.options.OptionKey;
 
 import javax.management.AttributeList;
 import javax.management.AttributeNotFoundException;
@@ -81,12 +83,27 @@ final class DescribedMXBean extends StandardEmitterMBean {
 
     @Override
     protected String getDescription(MBeanOperationInfo op, MBeanParameterInfo param, int sequence) {
-        return parameter(op, sequence).map(Description::value).orElse(param.getDescription());
+        return parameter(op, sequence).map(DescribedMXBean::describe).orElse(param.getDescription());
+    }
+
+    /** INFO unless the operation says otherwise ({@link Impact}): JConsole and VisualVM show it. */
+    @Override
+    protected int getImpact(MBeanOperationInfo op) {
+        return operation(op).map(m -> m.getAnnotation(Impact.class)).map(Impact::value).orElse(MBeanOperationInfo.INFO);
     }
 
     @Override
     protected String getParameterName(MBeanOperationInfo op, MBeanParameterInfo param, int sequence) {
         return parameter(op, sequence).map(Description::name).filter(n -> !n.isEmpty()).orElse(param.getName());
+    }
+
+    /** A start parameter without text of its own is the option of that name: its help, range and default. */
+    private static String describe(Description d) {
+        if (!d.value().isEmpty()) {
+            return d.value();
+        }
+        return CaptureKeys.ALL.stream().filter(k -> k.camelName().equals(d.name())).findFirst().map(OptionKey::describe)
+                .orElseThrow(() -> new IllegalStateException("no description and no option named " + d.name()));
     }
 
     private static String describe(Method m) {

@@ -9,7 +9,8 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.METHOD, ElementType.PARAMETER, ElementType.TYPE})
 public @interface Description {
-    String value();
+    /** Empty for a start parameter: its help then comes from the option it sets ({@code CaptureKeys}). */
+    String value() default "";
 
     /** A parameter's name (JMX has no other way to learn it). */
     String name() default "";

@@ -18,6 +18,7 @@ import io.heaptap.session.ServeOptions;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,6 +28,8 @@ import java.util.List;
  */
 final class HeaptapBean implements HeaptapMXBean {
     static final int MAX_ROWS = 1000;
+    /** Rows of a table when JConsole's 0 is given. */
+    static final int DEFAULT_ROWS = 20;
 
     private final Controller controller;
     private final String version;
@@ -124,27 +127,27 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
-    public double getEstimatedAllocatedBytes() {
+    public long getEstimatedAllocatedBytes() {
         return read().getEstimatedAllocatedBytes();
     }
 
     @Override
-    public double getEstimatedLiveBytes() {
+    public long getEstimatedLiveBytes() {
         return read().getEstimatedLiveBytes();
     }
 
     @Override
-    public double getEstimatedLiveBytesLow() {
+    public long getEstimatedLiveBytesLow() {
         return read().getEstimatedLiveBytesLow();
     }
 
     @Override
-    public double getEstimatedLiveBytesHigh() {
+    public long getEstimatedLiveBytesHigh() {
         return read().getEstimatedLiveBytesHigh();
     }
 
     @Override
-    public double getUnexaminedLiveBytes() {
+    public long getUnexaminedLiveBytes() {
         return read().getUnexaminedLiveBytes();
     }
 
@@ -189,7 +192,7 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
-    public double getAllocationRateBytesPerSecond() {
+    public long getAllocationRateBytesPerSecond() {
         return read().getAllocationRateBytesPerSecond();
     }
 
@@ -269,17 +272,21 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
-    public void start(String duration, String interval, boolean live) {
-        start(duration, interval, CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS, live,
-                CaptureOptions.DEFAULT_LIVE_BUDGET, "jmx");
+    public void start() {
+        start(null, null, null);
     }
 
     @Override
-    public void start(String duration, String interval, int stackDepth, int maxStacks, boolean live, int liveBudget,
-                      String client) {
-        CaptureOptions options = CaptureOptions.parse(required(duration, "duration", "30s"), required(interval, "interval", "512k"),
-                stackDepth, maxStacks, live, liveBudget);
-        controller.start(options, client == null || client.isBlank() ? "jmx" : client);
+    public void start(String duration, String interval, String rate) {
+        start(duration, interval, rate, 0, 0, null, 0, null, null);
+    }
+
+    @Override
+    public void start(String duration, String interval, String rate, int depth, int maxStacks, String live, int liveBudget,
+                      String liveBytes, String client) {
+        CaptureOptions options = StartArguments.options(duration, interval, rate, depth, maxStacks, live, liveBudget, liveBytes);
+        String who = StartArguments.text(client);
+        controller.start(options, who == null ? "jmx" : who);
     }
 
     @Override
@@ -294,7 +301,7 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public String dump(String format) {
-        ProfileFormat f = ProfileFormat.parse(required(format, "format", "pprof"));
+        ProfileFormat f = format(format, ProfileFormat.PPROF);
         try {
             // A name of its own: two dumps within the same second both stay.
             return controller.dumpDirectory().writeNew(f.extension(), controller.dump(f, LiveFilter.NONE, false)).toString();
@@ -305,7 +312,7 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public String dump(String format, String fileName) {
-        ProfileFormat f = ProfileFormat.parse(required(format, "format", "pprof"));
+        ProfileFormat f = format(format, ProfileFormat.PPROF);
         try {
             return controller.dumpToFile(f, fileName, LiveFilter.NONE, false).toString();
         } catch (IOException e) {
@@ -314,29 +321,30 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
+    public String dumpText(String format, String minAge, long minGcs, boolean gc) {
+        ProfileFormat f = format(format, ProfileFormat.TEXT);
+        if (f == ProfileFormat.PPROF || f == ProfileFormat.OTLP) {
+            throw new IllegalArgumentException(f.name().toLowerCase(java.util.Locale.ROOT) + " is a binary format: use dumpBytes");
+        }
+        return new String(controller.dump(f, CaptureOptions.parseFilter(StartArguments.text(minAge), minGcs), gc),
+                StandardCharsets.UTF_8);
+    }
+
+    @Override
     public byte[] dumpBytes(String format, String minAge, long minGcs, boolean gc) {
-        ProfileFormat f = ProfileFormat.parse(required(format, "format", "pprof"));
-        return controller.dump(f, CaptureOptions.parseFilter(minAge, minGcs), gc);
+        ProfileFormat f = format(format, ProfileFormat.PPROF);
+        return controller.dump(f, CaptureOptions.parseFilter(StartArguments.text(minAge), minGcs), gc);
+    }
+
+    private static ProfileFormat format(String text, ProfileFormat otherwise) {
+        String t = StartArguments.text(text);
+        return t == null ? otherwise : ProfileFormat.parse(t);
     }
 
     @Override
-    public String openRawDump(boolean gc) {
-        return controller.openRawDump(gc);
-    }
-
-    @Override
-    public byte[] readRawDump(String id, long offset, int maxBytes) {
-        return controller.readRawDump(required(id, "id", "what openRawDump returned"), offset, maxBytes);
-    }
-
-    @Override
-    public void closeRawDump(String id) {
-        controller.closeRawDump(required(id, "id", "what openRawDump returned"));
-    }
-
-    @Override
-    public List<AllocationRow> topAllocations(int n) {
-        AllocationProfile p = profileFor(n);
+    public List<AllocationRow> topAllocations(int asked) {
+        int n = rows(asked);
+        AllocationProfile p = controller.recentProfile();
         List<AllocationRow> rows = new ArrayList<>();
         if (p == null) {
             return rows;
@@ -350,8 +358,9 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
-    public List<LiveRow> topLive(int n) {
-        AllocationProfile p = profileFor(n);
+    public List<LiveRow> topLive(int asked) {
+        int n = rows(asked);
+        AllocationProfile p = controller.recentProfile();
         List<LiveRow> rows = new ArrayList<>();
         if (p == null) {
             return rows;
@@ -369,7 +378,10 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public List<String> referencePaths(String site, int maxPaths, int maxDepth, int maxObjects, String timeLimit) {
-        PathOptions options = PathOptions.parse(maxPaths, maxDepth, maxObjects, timeLimit);
+        // JConsole's 0 in a number field is the default, as in start.
+        PathOptions options = PathOptions.parse(maxPaths == 0 ? PathOptions.DEFAULT_MAX_PATHS : maxPaths,
+                maxDepth == 0 ? PathOptions.DEFAULT_MAX_DEPTH : maxDepth, maxObjects == 0 ? PathOptions.DEFAULT_MAX_OBJECTS : maxObjects,
+                StartArguments.text(timeLimit));
         return controller.referencePaths(site, options).lines();
     }
 
@@ -391,8 +403,8 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public void startLeakWatch(String duration, String every, String interval, boolean gc, String client) {
-        LeakWatchOptions options = LeakWatchOptions.parse(required(duration, "duration", "5m"), required(every, "every", "15s"), interval,
-                gc);
+        LeakWatchOptions options = LeakWatchOptions.parse(StartArguments.text(duration), StartArguments.text(every),
+                StartArguments.text(interval), gc);
         controller.startLeakWatch(options, client == null || client.isBlank() ? "jmx" : client);
     }
 
@@ -402,10 +414,8 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
-    public List<LeakRow> leakRanking(int n) {
-        if (n < 1 || n > MAX_ROWS) {
-            throw new IllegalArgumentException("n must be between 1 and " + MAX_ROWS + ", not " + n);
-        }
+    public List<LeakRow> leakRanking(int asked) {
+        int n = rows(asked);
         List<LeakRow> rows = new ArrayList<>();
         LeakReport r = controller.leakReport();
         if (r != null) {
@@ -420,27 +430,24 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     @Override
-    public byte[] leakReport(String format) {
-        LeakFormat f = LeakFormat.parse(required(format, "format", "text"));
+    public String leakReport(String format) {
+        String t = StartArguments.text(format);
+        LeakFormat f = t == null ? LeakFormat.TEXT : LeakFormat.parse(t);
         LeakReport r = controller.leakReport();
         if (r == null) {
             throw new IllegalStateException("no leak watch has run since the agent was loaded or reset: start one with startLeakWatch");
         }
-        return f.render(r);
+        return new String(f.render(r), StandardCharsets.UTF_8);
     }
 
-    private AllocationProfile profileFor(int n) {
+    /** Rows asked for: 0 (JConsole's untouched field) is the default, else 1 to {@value #MAX_ROWS}. */
+    private static int rows(int n) {
+        if (n == 0) {
+            return DEFAULT_ROWS;
+        }
         if (n < 1 || n > MAX_ROWS) {
             throw new IllegalArgumentException("n must be between 1 and " + MAX_ROWS + ", not " + n);
         }
-        return controller.recentProfile();
-    }
-
-
-    private static String required(String value, String name, String example) {
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(name + " is required (for example " + example + ")");
-        }
-        return value;
+        return n;
     }
 }

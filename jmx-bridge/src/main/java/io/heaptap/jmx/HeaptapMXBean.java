@@ -5,6 +5,8 @@ import io.heaptap.session.PathOptions;
 
 import java.util.List;
 
+import javax.management.MBeanOperationInfo;
+
 /**
  * heaptap's control surface in JConsole, VisualVM, Jolokia and the CLI, registered as
  * {@value MBeanRegistration#OBJECT_NAME}. Only open types, so every generic JMX client renders it.
@@ -63,20 +65,20 @@ public interface HeaptapMXBean {
     double getKeepProbability();
 
     @Description("Bytes allocated during the current or last capture (an estimate)")
-    double getEstimatedAllocatedBytes();
+    long getEstimatedAllocatedBytes();
 
     @Description("Bytes proven live now: tracked objects still referenced after a whole-heap marking that began after their"
             + " allocation (an estimate)")
-    double getEstimatedLiveBytes();
+    long getEstimatedLiveBytes();
 
     @Description("Lower end of the 95% interval of EstimatedLiveBytes")
-    double getEstimatedLiveBytesLow();
+    long getEstimatedLiveBytesLow();
 
     @Description("Upper end of the 95% interval of EstimatedLiveBytes")
-    double getEstimatedLiveBytesHigh();
+    long getEstimatedLiveBytesHigh();
 
     @Description("Bytes of live objects no whole-heap marking has examined yet (an estimate; may be garbage)")
-    double getUnexaminedLiveBytes();
+    long getUnexaminedLiveBytes();
 
     @Description("Whole-heap markings (full collections, concurrent marking cycles) during the current or last capture (a count)")
     long getMarkings();
@@ -104,7 +106,7 @@ public interface HeaptapMXBean {
     double getGcCpuShare();
 
     @Description("Bytes allocated per second during the current or last capture (an estimate, from the samples)")
-    double getAllocationRateBytesPerSecond();
+    long getAllocationRateBytesPerSecond();
 
     @Description("The GC cost of the current or last capture in words: collector and heap, collections, CPU, and a warning line when GC is expensive")
     List<String> getGcReport();
@@ -134,69 +136,81 @@ public interface HeaptapMXBean {
             + " when heaptap made the token; empty when not serving or when the token was given")
     String getHttpTokenFile();
 
-    @Description("Starts a capture with the default stack depth and budgets")
-    void start(@Description(name = "duration", value = "Time box, e.g. 30s, 2m (max 24h)") String duration,
-               @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k (fixed, min 4k),"
-                       + " or samples per second to keep near, e.g. 5000/s (the interval follows the allocation rate)") String interval,
-               @Description(name = "live", value = "Track sampled objects (live set, age, GCs survived)") boolean live);
+    @Description("Starts the default capture: 30 s, about 5,000 samples/s kept under the default cost bound (the CPU share in"
+            + " SamplingCost), live tracking on")
+    @Impact(MBeanOperationInfo.ACTION)
+    void start();
 
-    @Description("Starts a capture with every option")
-    void start(@Description(name = "duration", value = "Time box, e.g. 30s, 2m (max 24h)") String duration,
-               @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k (fixed, min 4k),"
-                       + " or samples per second to keep near, e.g. 5000/s (the interval follows the allocation rate)") String interval,
-               @Description(name = "stackDepth", value = "Stack frames kept per sample, 1-" + CaptureOptions.MAX_DEPTH) int stackDepth,
-               @Description(name = "maxStacks", value = "Distinct stacks kept, 1-1048576") int maxStacks,
-               @Description(name = "live", value = "Track sampled objects") boolean live,
-               @Description(name = "liveBudget", value = "Maximum tracked objects, 1-1048576") int liveBudget,
-               @Description(name = "client", value = "Who starts it (shown to anyone who finds it running)") String client);
+    @Description("Starts a capture; a blank field (or default) takes the default: 30 s, the cost-bounded default sampling,"
+            + " live tracking on")
+    @Impact(MBeanOperationInfo.ACTION)
+    void start(@Description(name = "duration") String duration,
+               @Description(name = "interval") String interval,
+               @Description(name = "rate") String rate);
+
+    @Description("Starts a capture with every option; a blank field, default, or 0 in a number field takes the default")
+    @Impact(MBeanOperationInfo.ACTION)
+    void start(@Description(name = "duration") String duration,
+               @Description(name = "interval") String interval,
+               @Description(name = "rate") String rate,
+               @Description(name = "depth") int depth,
+               @Description(name = "maxStacks") int maxStacks,
+               @Description(name = "live") String live,
+               @Description(name = "liveBudget") int liveBudget,
+               @Description(name = "liveBytes") String liveBytes,
+               @Description(name = "client", value = "Who starts it (shown to anyone who finds it running). Default: jmx.") String client);
 
     @Description("Ends the capture now; harmless when nothing is recording. Tracked objects stay tracked until reset")
+    @Impact(MBeanOperationInfo.ACTION)
     void stop();
 
     @Description("Forgets everything recorded and deletes every weak reference; harmless when idle")
+    @Impact(MBeanOperationInfo.ACTION)
     void reset();
 
     @Description("Writes a dump of the current or last capture into the dump directory and returns its path")
+    @Impact(MBeanOperationInfo.ACTION_INFO)
     String dump(@Description(name = "format", value = "text, pprof, collapsed, json or html") String format);
 
     @Description("Writes a dump under a plain file name into the dump directory and returns its path")
+    @Impact(MBeanOperationInfo.ACTION_INFO)
     String dump(@Description(name = "format", value = "text, pprof, collapsed, json or html") String format,
                 @Description(name = "fileName", value = "A plain file name, e.g. profile.pb.gz (no folders)") String fileName);
 
-    @Description("The dump as bytes, encoded in this JVM within heaptap's heap budget (refused if too big: the CLI"
-            + " fetches any size through openRawDump); the live view filtered by age and GCs survived")
-    byte[] dumpBytes(@Description(name = "format", value = "text, pprof, collapsed, json or html") String format,
-                     @Description(name = "minAge", value = "Only live objects at least this old, e.g. 10s; empty for all") String minAge,
-                     @Description(name = "minGcs", value = "Only live objects that survived this many GCs") long minGcs,
-                     @Description(name = "gc", value = "Force a full GC first (pauses the application)") boolean gc);
+    @Description("The dump as text (text, collapsed, json or html), encoded in this JVM within heaptap's heap budget (refused"
+            + " if too big); the live view filtered by age and GCs survived. WARNING: gc forces a full collection first")
+    @Impact(MBeanOperationInfo.ACTION_INFO)
+    String dumpText(@Description(name = "format", value = "text, collapsed, json or html. Default: text") String format,
+                    @Description(name = "minAge", value = "Only live objects at least this old, e.g. 10s. Default: all") String minAge,
+                    @Description(name = "minGcs", value = "Only live objects that survived this many GCs. Default: 0, all") long minGcs,
+                    @Description(name = "gc", value = "Force a full GC first (pauses the application). Default: false") boolean gc);
 
-    @Description("For heaptap's CLI: opens the current or last capture undecoded (the CLI decodes and encodes it itself),"
-            + " held in native memory until closeRawDump or a minute without reads; returns its id")
-    String openRawDump(@Description(name = "gc", value = "Force a full GC first (pauses the application)") boolean gc);
-
-    @Description("For heaptap's CLI: up to maxBytes (at most 256 KiB) of an open raw dump from offset; empty at its end")
-    byte[] readRawDump(@Description(name = "id", value = "What openRawDump returned") String id,
-                       @Description(name = "offset", value = "Bytes already read") long offset,
-                       @Description(name = "maxBytes", value = "At most this many, up to 262144") int maxBytes);
-
-    @Description("For heaptap's CLI: frees an open raw dump; harmless if it is gone already")
-    void closeRawDump(@Description(name = "id", value = "What openRawDump returned") String id);
+    @Description("The dump as bytes, for the binary formats (pprof, otlp), encoded in this JVM within heaptap's heap budget"
+            + " (refused if too big: the CLI fetches any size through the RawDumps MBean). WARNING: gc forces a full collection first")
+    @Impact(MBeanOperationInfo.ACTION_INFO)
+    byte[] dumpBytes(@Description(name = "format", value = "pprof or otlp (any format's bytes). Default: pprof") String format,
+                     @Description(name = "minAge", value = "Only live objects at least this old, e.g. 10s. Default: all") String minAge,
+                     @Description(name = "minGcs", value = "Only live objects that survived this many GCs. Default: 0, all") long minGcs,
+                     @Description(name = "gc", value = "Force a full GC first (pauses the application). Default: false") boolean gc);
 
     @Description("The top allocation sites of the current or last capture")
-    List<AllocationRow> topAllocations(@Description(name = "n", value = "How many rows, 1-1000") int n);
+    List<AllocationRow> topAllocations(@Description(name = "n", value = "How many rows, 1-1000. Default (0): 20") int n);
 
     @Description("Starts heaptap's HTTP endpoint on 127.0.0.1 (REST API, web page, /debug/pprof, /jolokia) and returns its URL;"
             + " every request needs the token in HttpTokenFile. When it already serves, returns the running server's URL")
+    @Impact(MBeanOperationInfo.ACTION_INFO)
     String startServing(@Description(name = "port", value = "TCP port, 0 for any free one") int port);
 
     @Description("Starts heaptap's HTTP endpoint with every option and returns its URL; when it already serves, returns the"
             + " running server's URL")
+    @Impact(MBeanOperationInfo.ACTION_INFO)
     String startServing(@Description(name = "bind", value = "IP address to bind, e.g. 127.0.0.1") String bind,
                         @Description(name = "port", value = "TCP port, 0 for any free one") int port,
                         @Description(name = "token", value = "Token every request must carry (16+ characters); empty: heaptap makes one, see HttpTokenFile") String token,
                         @Description(name = "allowOrigin", value = "The one origin CORS allows, e.g. https://grafana.example; empty: CORS off") String allowOrigin);
 
     @Description("Stops heaptap's HTTP endpoint; returns whether it was serving")
+    @Impact(MBeanOperationInfo.ACTION)
     boolean stopServing();
 
     @Description("Continuous sampling (for Pyroscope/Alloy and Parca scraping /debug/pprof): since when, the service, the"
@@ -205,21 +219,24 @@ public interface HeaptapMXBean {
 
     @Description("Starts continuous sampling until stopContinuous: /debug/pprof/allocs becomes cumulative since now and is"
             + " never reset; captures meanwhile are windows over it. Returns what getContinuous then says")
+    @Impact(MBeanOperationInfo.ACTION_INFO)
     String startContinuous(@Description(name = "service", value = "The service name scrapes carry; empty: the main class or jar") String service);
 
     @Description("Stops continuous sampling (and a capture running over it); harmless when off")
+    @Impact(MBeanOperationInfo.ACTION)
     void stopContinuous();
 
     @Description("How is it held? Reference chains from a GC root or static field to the oldest tracked objects of a site,"
             + " one line each. WARNING: the heap walk pauses the application (at most timeLimit)")
+    @Impact(MBeanOperationInfo.ACTION_INFO)
     List<String> referencePaths(@Description(name = "site", value = "Allocated type (byte[]) or allocating method (OrderCache.put), a substring") String site,
-                                @Description(name = "maxPaths", value = "Objects to find chains for, 1-64 (3)") int maxPaths,
-                                @Description(name = "maxDepth", value = "References followed from a root or static field, 1-" + PathOptions.MAX_MAX_DEPTH + " (32)") int maxDepth,
-                                @Description(name = "maxObjects", value = "Objects the walk may record, 1-16777216 (1048576; ~60 bytes of native memory each while it runs)") int maxObjects,
-                                @Description(name = "timeLimit", value = "Longest walk (and pause), e.g. 2s (max 10s)") String timeLimit);
+                                @Description(name = "maxPaths", value = "Objects to find chains for, 1-64. Default (0): 3") int maxPaths,
+                                @Description(name = "maxDepth", value = "References followed from a root or static field, 1-" + PathOptions.MAX_MAX_DEPTH + ". Default (0): 32") int maxDepth,
+                                @Description(name = "maxObjects", value = "Objects the walk may record, 1-16777216, ~60 bytes of native memory each while it runs. Default (0): 1048576") int maxObjects,
+                                @Description(name = "timeLimit", value = "Longest walk (and pause), e.g. 2s (max 10s). Default: 2s") String timeLimit);
 
     @Description("The top sites holding live objects now")
-    List<LiveRow> topLive(@Description(name = "n", value = "How many rows, 1-1000") int n);
+    List<LiveRow> topLive(@Description(name = "n", value = "How many rows, 1-1000. Default (0): 20") int n);
 
     @Description("Leak watch: idle (none since the last reset), watching, or ended (its ranking stays available)")
     String getLeakWatchState();
@@ -229,24 +246,27 @@ public interface HeaptapMXBean {
 
     @Description("Starts a leak watch: a capture for the whole duration and a live snapshot every step, sites ranked by leak"
             + " evidence (growth of live bytes, age against the time watched, survival across GCs)")
-    void startLeakWatch(@Description(name = "duration", value = "How long to watch, e.g. 5m (max 7 days)") String duration,
-                        @Description(name = "every", value = "Time between live snapshots, e.g. 15s (1s to duration)") String every);
+    @Impact(MBeanOperationInfo.ACTION)
+    void startLeakWatch(@Description(name = "duration", value = "How long to watch, e.g. 5m (max 7 days). Default: 5m") String duration,
+                        @Description(name = "every", value = "Time between live snapshots, e.g. 15s (1s to duration). Default: 15s") String every);
 
     @Description("Starts a leak watch with every option. WARNING: gc forces a full collection before each snapshot, which"
             + " pauses the application")
-    void startLeakWatch(@Description(name = "duration", value = "How long to watch, e.g. 5m (max 7 days)") String duration,
-                        @Description(name = "every", value = "Time between live snapshots, e.g. 15s (1s to duration)") String every,
-                        @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k") String interval,
+    @Impact(MBeanOperationInfo.ACTION)
+    void startLeakWatch(@Description(name = "duration", value = "How long to watch, e.g. 5m (max 7 days). Default: 5m") String duration,
+                        @Description(name = "every", value = "Time between live snapshots, e.g. 15s (1s to duration). Default: 15s") String every,
+                        @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k. Default: 512k") String interval,
                         @Description(name = "gc", value = "Force a full collection before each snapshot: proves what is live, pauses the application") boolean gc,
                         @Description(name = "client", value = "Who starts it (shown to anyone who finds it running)") String client);
 
     @Description("Ends the leak watch now with a last snapshot, and stops its capture; harmless when none runs")
+    @Impact(MBeanOperationInfo.ACTION)
     void stopLeakWatch();
 
     @Description("The current leak ranking: leak suspects first, each site with its verdict (leak suspect, cache-like,"
             + " stable, transient, undecided), confidence and evidence")
-    List<LeakRow> leakRanking(@Description(name = "n", value = "How many rows, 1-1000") int n);
+    List<LeakRow> leakRanking(@Description(name = "n", value = "How many rows, 1-1000. Default (0): 20") int n);
 
-    @Description("The leak report as bytes: text, json (with each site's series) or html (a chart of live bytes over time)")
-    byte[] leakReport(@Description(name = "format", value = "text, json or html") String format);
+    @Description("The leak report: text, json (with each site's series) or html (a chart of live bytes over time)")
+    String leakReport(@Description(name = "format", value = "text, json or html. Default: text") String format);
 }

@@ -163,33 +163,33 @@ final class StatusRead implements StatusView {
     }
 
     @Override
-    public double getEstimatedAllocatedBytes() {
+    public long getEstimatedAllocatedBytes() {
         AllocationProfile p = profile();
-        return p == null ? 0 : p.totals().estimatedBytes();
+        return p == null ? 0 : Math.round(p.totals().estimatedBytes());
     }
 
     @Override
-    public double getEstimatedLiveBytes() {
+    public long getEstimatedLiveBytes() {
         AllocationProfile p = profile();
-        return p == null ? 0 : p.liveTotals().proven().bytes().value();
+        return p == null ? 0 : Math.round(p.liveTotals().proven().bytes().value());
     }
 
     @Override
-    public double getEstimatedLiveBytesLow() {
+    public long getEstimatedLiveBytesLow() {
         AllocationProfile p = profile();
-        return p == null ? 0 : p.liveTotals().proven().bytes().lower();
+        return p == null ? 0 : Math.round(p.liveTotals().proven().bytes().lower());
     }
 
     @Override
-    public double getEstimatedLiveBytesHigh() {
+    public long getEstimatedLiveBytesHigh() {
         AllocationProfile p = profile();
-        return p == null ? 0 : p.liveTotals().proven().bytes().upper();
+        return p == null ? 0 : Math.round(p.liveTotals().proven().bytes().upper());
     }
 
     @Override
-    public double getUnexaminedLiveBytes() {
+    public long getUnexaminedLiveBytes() {
         AllocationProfile p = profile();
-        return p == null ? 0 : p.liveTotals().unexamined().bytes().value() + p.liveTotals().heldUnexamined().bytes().value();
+        return p == null ? 0 : Math.round(p.liveTotals().unexamined().bytes().value() + p.liveTotals().heldUnexamined().bytes().value());
     }
 
     @Override
@@ -241,9 +241,9 @@ final class StatusRead implements StatusView {
     }
 
     @Override
-    public double getAllocationRateBytesPerSecond() {
+    public long getAllocationRateBytesPerSecond() {
         AllocationProfile p = profile();
-        return p == null ? 0 : p.allocationRate();
+        return p == null ? 0 : Math.round(p.allocationRate());
     }
 
     @Override

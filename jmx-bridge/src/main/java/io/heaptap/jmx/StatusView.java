@@ -41,15 +41,15 @@ public interface StatusView {
 
     double getKeepProbability();
 
-    double getEstimatedAllocatedBytes();
+    long getEstimatedAllocatedBytes();
 
-    double getEstimatedLiveBytes();
+    long getEstimatedLiveBytes();
 
-    double getEstimatedLiveBytesLow();
+    long getEstimatedLiveBytesLow();
 
-    double getEstimatedLiveBytesHigh();
+    long getEstimatedLiveBytesHigh();
 
-    double getUnexaminedLiveBytes();
+    long getUnexaminedLiveBytes();
 
     long getMarkings();
 
@@ -67,7 +67,7 @@ public interface StatusView {
 
     double getGcCpuShare();
 
-    double getAllocationRateBytesPerSecond();
+    long getAllocationRateBytesPerSecond();
 
     List<String> getGcReport();
 

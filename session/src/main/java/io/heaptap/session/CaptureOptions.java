@@ -5,13 +5,18 @@ import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.format.TerminalText;
 
+import io.heaptap.session.options.CaptureKeys;
+
+import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
- * What a capture is asked to do. Every entry point (CLI, MBean, HTTP) builds one through
- * {@link #parse}, so they all accept the same units and refuse the same bad values with the same
- * messages.
+ * What a capture is asked to do. Every door (CLI, MBean, HTTP, agent arguments) reads one from text
+ * through {@link CaptureKeys}, which declares each option once, so they all accept the same names and units
+ * and refuse the same bad values with the same messages; this record checks the ranges.
  *
  * @param duration      the time box; sampling stops when it ends
  * @param intervalBytes mean bytes between samples, per thread: fixed, or where an adaptive capture starts
@@ -81,17 +86,17 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
         }
         String t = text.strip();
         if (t.endsWith("%")) {
-            double percent;
+            BigDecimal percent;
             try {
-                percent = Double.parseDouble(t.substring(0, t.length() - 1).strip());
+                percent = new BigDecimal(t.substring(0, t.length() - 1).strip());
             } catch (NumberFormatException e) {
-                percent = -1;
+                percent = BigDecimal.ONE.negate();
             }
-            if (!(percent > 0 && percent <= 100)) {
+            if (percent.signum() <= 0 || percent.compareTo(BigDecimal.valueOf(100)) > 0) {
                 throw new IllegalArgumentException("live bytes must be a share of the heap above 0% (for example 5%) or a size"
                         + " (for example 64m), not '" + TerminalText.escape(t.length() > 40 ? t.substring(0, 40) + "\u2026" : t) + "'");
             }
-            return percent / 100;
+            return percent.movePointLeft(2).doubleValue();  // exact: CaptureKeys writes a share back as this text
         }
         if (t.startsWith("-")) {
             throw new IllegalArgumentException("live bytes must be positive, not " + TerminalText.escape(t));
@@ -144,20 +149,18 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
 
     /**
      * From human text ({@code 30s}; {@code 512k} for a fixed interval, {@code 5000/s} for a sample-rate
-     * target); null or blank text means the default (the sample-rate target {@value #DEFAULT_SAMPLE_RATE}/s).
+     * target); null or blank text means the default. Read by {@link CaptureKeys}, as every door's options are.
      */
     public static CaptureOptions parse(String duration, String sampling, int stackDepth, int maxStacks, boolean live,
                                        int liveBudget) {
-        Duration d = blank(duration) ? DEFAULT_DURATION : parseDuration(duration);
-        if (blank(sampling)) {
-            return defaultSampling(d, stackDepth, maxStacks, live, liveBudget);
-        }
-        String text = sampling.strip();
-        if (text.endsWith("/s")) {
-            return new CaptureOptions(d, DEFAULT_INTERVAL, stackDepth, maxStacks, live, liveBudget,
-                    parseSampleRate(text.substring(0, text.length() - 2)));
-        }
-        return new CaptureOptions(d, parseInterval(text), stackDepth, maxStacks, live, liveBudget, 0);
+        Map<String, String> text = new HashMap<>();
+        text.put(CaptureKeys.DURATION.name(), duration);
+        text.put(CaptureKeys.INTERVAL.name(), sampling);
+        text.put(CaptureKeys.DEPTH.name(), Integer.toString(stackDepth));
+        text.put(CaptureKeys.MAX_STACKS.name(), Integer.toString(maxStacks));
+        text.put(CaptureKeys.LIVE.name(), Boolean.toString(live));
+        text.put(CaptureKeys.LIVE_BUDGET.name(), Integer.toString(liveBudget));
+        return CaptureKeys.parse(text);
     }
 
     /** Whether the interval follows a sample-rate target. */
@@ -216,9 +219,9 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
         return (int) rate;
     }
 
-    /** Defaults for everything but the time box and interval (what a plain JMX start uses). */
-    public static CaptureOptions parse(String duration, String interval) {
-        return parse(duration, interval, DEFAULT_DEPTH, DEFAULT_MAX_STACKS, true, DEFAULT_LIVE_BUDGET);
+    /** Defaults for everything but the time box and the sampling. */
+    public static CaptureOptions parse(String duration, String sampling) {
+        return parse(duration, sampling, DEFAULT_DEPTH, DEFAULT_MAX_STACKS, true, DEFAULT_LIVE_BUDGET);
     }
 
     /** A live-view filter from human text: {@code minAge} like {@code 10s} (blank = none), {@code minGcs} 0 or more. */

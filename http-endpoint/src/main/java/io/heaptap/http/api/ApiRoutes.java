@@ -18,11 +18,15 @@ import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.LeakWatchOptions;
 import io.heaptap.session.SessionState;
+import io.heaptap.session.options.CaptureKeys;
 
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -66,28 +70,22 @@ public final class ApiRoutes {
     }
 
     private Response start(Request request) {
-        QueryParams p = JsonBody.params(request)
-                .allowOnly("duration", "interval", "rate", "live", "depth", "maxStacks", "liveBudget");
-        CaptureOptions options;
+        CaptureOptions options = startOptions(JsonBody.params(request));
+        controller.start(options, "http " + request.client());
+        return statusResponse();
+    }
+
+    /** The options of {@code POST /api/start}: every name {@link CaptureKeys} accepts, and only those. */
+    public static CaptureOptions startOptions(QueryParams p) {
+        List<String> names = CaptureKeys.acceptedNames();
+        p.allowOnly(names.toArray(String[]::new));
+        Map<String, String> given = new LinkedHashMap<>();
+        names.forEach(name -> given.put(name, p.text(name)));
         try {
-            long interval = p.parsed("interval", CaptureOptions::parseInterval, 0L);  // 0: follow a sample-rate target
-            int rate = p.parsed("rate", CaptureOptions::parseSampleRate, 0);
-            if (interval > 0 && rate > 0) {
-                throw HttpError.badParameter("rate", "give interval (a fixed interval) or rate (a sample-rate target), not both");
-            }
-            options = new CaptureOptions(
-                    p.parsed("duration", CaptureOptions::parseDuration, CaptureOptions.DEFAULT_DURATION),
-                    interval > 0 ? interval : CaptureOptions.DEFAULT_INTERVAL,
-                    p.integer("depth", CaptureOptions.DEFAULT_DEPTH, 1, CaptureOptions.MAX_DEPTH),
-                    p.integer("maxStacks", CaptureOptions.DEFAULT_MAX_STACKS, 1, CaptureOptions.MAX_MAX_STACKS),
-                    p.bool("live", true),
-                    p.integer("liveBudget", CaptureOptions.DEFAULT_LIVE_BUDGET, 1, CaptureOptions.MAX_LIVE_BUDGET),
-                    interval > 0 ? 0 : rate > 0 ? rate : CaptureOptions.DEFAULT_SAMPLE_RATE, interval == 0 && rate == 0);
+            return CaptureKeys.parse(given);
         } catch (IllegalArgumentException e) {
             throw new HttpError(400, e.getMessage());
         }
-        controller.start(options, "http " + request.client());
-        return statusResponse();
     }
 
     private Response stop(Request request) {

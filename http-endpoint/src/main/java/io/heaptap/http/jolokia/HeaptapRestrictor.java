@@ -23,9 +23,10 @@ import javax.management.ObjectName;
  * <li>{@code java.lang:type=Runtime} shows only what identifies the JVM and its uptime: its
  *     {@code SystemProperties}, {@code InputArguments}, {@code ClassPath}, {@code BootClassPath}
  *     and {@code LibraryPath} carry secrets ({@code -Ddb.password=...}) and paths, and are never readable.</li>
- * <li>heaptap's byte-array operations ({@code dumpBytes}, {@code leakReport}, and the raw dumps
- *     {@code openRawDump}, {@code readRawDump}, {@code closeRawDump}) are for the CLI over JMX; over
- *     HTTP, {@code /api/dump} and {@code /api/leaks} serve the same data.</li>
+ * <li>heaptap's whole-dump operations ({@code dumpText}, {@code dumpBytes}, {@code leakReport}) are for JMX
+ *     clients; over HTTP, {@code /api/dump} and {@code /api/leaks} serve the same data. The raw dumps
+ *     ({@code openRawDump}, {@code readRawDump}, {@code closeRawDump}) live on the CLI's own MBean,
+ *     {@code io.heaptap:type=RawDumps}, which Jolokia does not show; their names stay refused here too.</li>
  * </ul>
  * Which HTTP method may run what (exec and write only through POST) and the size of requests are
  * decided by {@link BoundedRequestHandler}; who may connect, by the server before Jolokia sees anything.
@@ -42,7 +43,8 @@ final class HeaptapRestrictor implements Restrictor {
      * few snapshot slots in native memory until closed, so one exec of openRawDump per slot would
      * lock every other door's dumps out. Only the CLI opens them, and closes what it opened.
      */
-    static final Set<String> CLI_ONLY_OPERATIONS = Set.of("dumpBytes", "leakReport", "openRawDump", "readRawDump", "closeRawDump");
+    static final Set<String> CLI_ONLY_OPERATIONS = Set.of("dumpText", "dumpBytes", "leakReport", "openRawDump", "readRawDump",
+            "closeRawDump");
 
     private final ObjectName heaptap;
 

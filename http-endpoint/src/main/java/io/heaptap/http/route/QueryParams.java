@@ -17,6 +17,11 @@ public final class QueryParams {
         this.values = values;
     }
 
+    /** Parameters already split into names and values (a test, or a door that parsed them itself). */
+    public static QueryParams of(Map<String, List<String>> values) {
+        return new QueryParams(Map.copyOf(values));
+    }
+
     /** Refuses any parameter not in {@code known}. */
     public QueryParams allowOnly(String... known) {
         Set<String> allowed = Set.of(known);

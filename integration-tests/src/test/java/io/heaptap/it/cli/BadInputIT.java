@@ -127,8 +127,7 @@ class BadInputIT {
             assertEquals(0, HeaptapCli.run("status", pid).exitCode());  // loads heaptap
             try (JMXConnector jmx = Jmx.local(target.pid())) {
                 jmx.getMBeanServerConnection().invoke(Jmx.NAME, "start",
-                        new Object[] {"2m", "64k", 64, 1024, true, 1024, label},
-                        new String[] {"java.lang.String", "java.lang.String", "int", "int", "boolean", "int", "java.lang.String"});
+                        new Object[] {"2m", "64k", "", 64, 1024, "true", 1024, "", label}, Jmx.START_ALL);
             }
             Result status = HeaptapCli.run("status", pid);
             assertEquals(0, status.exitCode(), status::toString);

@@ -73,7 +73,7 @@ class GcCostIT {
                 target.awaitLine("churning", Duration.ofSeconds(30));
 
                 Counters beforeStart = Counters.read(s);
-                s.invoke(HEAPTAP, "start", new Object[] {"5m", "512k", false}, Jmx.START);
+                s.invoke(HEAPTAP, "start", new Object[] {"5m", "512k", "", 0, 0, "false", 0, "", ""}, Jmx.START_ALL);
                 // heaptap reads its CPU baseline off the start's path, or at its first status read if that comes
                 // first: this read puts it before the test's own, and so inside the bounds below.
                 attribute(s, "GcCpuShare");

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.heaptap.it.support.HeaptapCli;
 import io.heaptap.it.support.HeaptapCli.Result;
 import io.heaptap.it.support.Jdk;
+import io.heaptap.it.support.Jmx;
 import io.heaptap.it.support.OneLineErrors;
 import io.heaptap.it.support.TargetJvm;
 
@@ -51,24 +52,24 @@ class RawDumpSlotsIT {
             MBeanServerConnection s = c.getMBeanServerConnection();
             List<String> held = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                held.add((String) s.invoke(NAME, "openRawDump", new Object[] {false}, GC));
+                held.add((String) s.invoke(Jmx.RAW_DUMPS, "openRawDump", new Object[] {false}, GC));
             }
-            Exception busy = assertThrows(Exception.class, () -> s.invoke(NAME, "openRawDump", new Object[] {false}, GC));
+            Exception busy = assertThrows(Exception.class, () -> s.invoke(Jmx.RAW_DUMPS, "openRawDump", new Object[] {false}, GC));
             assertTrue(messages(busy).contains("busy: 3 raw dumps are being read"), busy::toString);
 
             Result status = HeaptapCli.run("status", pid);
             assertEquals(0, status.exitCode(), status::toString);
             Result paths = HeaptapCli.run("paths", pid, "--site", ReferencePathsIT.LEAKED);
             assertEquals(0, paths.exitCode(), paths::toString);
-            assertTrue((Double) s.getAttribute(NAME, "EstimatedAllocatedBytes") > 0, "the target decodes its own profile");
+            assertTrue((Long) s.getAttribute(NAME, "EstimatedAllocatedBytes") > 0, "the target decodes its own profile");
             OneLineErrors.assertOneLineError(HeaptapCli.run("dump", pid), 5, "busy: 3 raw dumps are being read");
 
-            s.invoke(NAME, "closeRawDump", new Object[] {held.remove(0)}, ID);
+            s.invoke(Jmx.RAW_DUMPS, "closeRawDump", new Object[] {held.remove(0)}, ID);
             Result dump = HeaptapCli.run("dump", pid);
             assertEquals(0, dump.exitCode(), dump::toString);
             assertTrue(dump.out().contains(ReferencePathsIT.LEAKED), dump::toString);
             for (String id : held) {
-                s.invoke(NAME, "closeRawDump", new Object[] {id}, ID);
+                s.invoke(Jmx.RAW_DUMPS, "closeRawDump", new Object[] {id}, ID);
             }
         }
     }

@@ -135,7 +135,7 @@ class HttpAccessIT {
         String basic = "Basic " + Base64.getEncoder().encodeToString(("me:" + http.token()).getBytes(StandardCharsets.UTF_8));
         Http browser = new Http(http.uri().toString());
         // Jolokia exec and write through GET: refused whoever sends them (an <img> can send a GET).
-        Reply getExec = http.get("/jolokia/exec/io.heaptap:type=Heaptap/start(java.lang.String,java.lang.String,boolean)/24h/4k/true");
+        Reply getExec = http.get("/jolokia/exec/io.heaptap:type=Heaptap/start(java.lang.String,java.lang.String,java.lang.String)/24h/4k/default");
         assertEquals(405, getExec.status(), getExec.toString());
         assertEquals(405, http.get("/jolokia/?p=/exec/io.heaptap:type=Heaptap/reset()").status(), "the ?p= form too");
         assertEquals(405, http.get("/jolokia/exec/io.heaptap:type=Heaptap/stopServing()").status());
@@ -187,8 +187,8 @@ class HttpAccessIT {
         String jolokia = heaptap + "jolokia/exec/io.heaptap:type=Heaptap/";
         String page = "<!DOCTYPE html><html><body><form id=f method=POST action='" + heaptap + "api/start?duration=24h&interval=4k'"
                 + " enctype=text/plain target=sink><input name=a value=b></form><iframe name=sink></iframe>"
-                + img(jolokia + "start(java.lang.String,java.lang.String,int,int,boolean,int,java.lang.String)/24h/4k/64/65536/true/65536/evil-page")
-                + img(jolokia + "start(java.lang.String,java.lang.String,boolean)/24h/4k/true")
+                + img(jolokia + "start(java.lang.String,java.lang.String,java.lang.String,int,int,java.lang.String,int,java.lang.String,java.lang.String)/24h/4k/default/64/65536/true/65536/default/evil-page")
+                + img(jolokia + "start(java.lang.String,java.lang.String,java.lang.String)/24h/4k/default")
                 + img(jolokia + "stopServing()") + img(heaptap + "api/start?duration=24h")
                 + img(heaptap + "debug/pprof/allocs?seconds=600") + img(heaptap + "debug/pprof/heap?gc=1")
                 // When every image has had its answer: the form's POST (its answer loads into the iframe),

@@ -215,7 +215,7 @@ class HttpProtocolIT {
                 String[] types = {"read", "read", "list", "search", "version", "exec", "write", "notification", "nope"};
                 String[] mbeans = {"*:*", "java.lang:type=Memory", "java.lang:type=Runtime", "java.lang:type=MemoryPool,*",
                         "io.heaptap:type=Heaptap", "com.sun.management:type=DiagnosticCommand", "::", "java.lang:*"};
-                String[] operations = {"start(java.lang.String,java.lang.String,boolean)", "stop", "reset", "topAllocations",
+                String[] operations = {"start(java.lang.String,java.lang.String,java.lang.String)", "stop", "reset", "topAllocations",
                         "dump(java.lang.String)", "vmSystemProperties", "gc", "nope"};
                 StringBuilder json = new StringBuilder();
                 int items = r.nextInt(4) == 0 ? r.nextInt(150) : 1;

@@ -54,7 +54,7 @@ class JolokiaIT {
 
                 // exec changes state: through POST only (the client sends a simple exec as a GET unless told).
                 JolokiaExecRequest start = new JolokiaExecRequest("io.heaptap:type=Heaptap",
-                        "start(java.lang.String,java.lang.String,boolean)", "1m", "64k", true);
+                        "start(java.lang.String,java.lang.String,java.lang.String)", "1m", "64k", "default");
                 JolokiaRemoteException asGet = assertThrows(JolokiaRemoteException.class, () -> jolokia.execute(start, HttpMethod.GET));
                 assertTrue(asGet.getMessage().contains("405"), asGet.getMessage());
                 assertEquals("idle", HttpEndpoint.json(http.get("/api/status")).get("state").asText(), "a GET exec changes nothing");
@@ -81,7 +81,7 @@ class JolokiaIT {
                 assertEquals(2, answers.size());
 
                 JolokiaRemoteException tooSmall = assertThrows(JolokiaRemoteException.class, () -> jolokia.execute(
-                        new JolokiaExecRequest("io.heaptap:type=Heaptap", "start(java.lang.String,java.lang.String,boolean)", "1m", "1", true),
+                        new JolokiaExecRequest("io.heaptap:type=Heaptap", "start(java.lang.String,java.lang.String,java.lang.String)", "1m", "1", "default"),
                         HttpMethod.POST));
                 assertTrue(tooSmall.getMessage().contains("below the minimum of 4 KiB"), tooSmall.getMessage());
                 JolokiaRemoteException refused = assertThrows(JolokiaRemoteException.class,

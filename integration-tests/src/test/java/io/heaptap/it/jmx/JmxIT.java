@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.heaptap.it.support.HeaptapCli;
 import io.heaptap.it.support.HeaptapCli.Result;
 import io.heaptap.it.support.Jdk;
+import io.heaptap.it.support.Jmx;
 import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
@@ -72,7 +73,7 @@ class JmxIT {
             s.addNotificationListener(NAME, (n, handback) -> notifications.add(n), null, null);
 
             // 5 s: the checks of the running capture below must come before its time box ends on a loaded machine.
-            s.invoke(NAME, "start", new Object[] {"5s", "64k", true}, START);
+            s.invoke(NAME, "start", new Object[] {"5s", "64k", ""}, START);
             assertEquals("recording", s.getAttribute(NAME, "State"));
             assertTrue(threadNames(target.pid()).contains("heaptap-gc-poll"), "the GC cost polls young collections while recording");
             assertEquals(65536L, s.getAttribute(NAME, "SamplingIntervalBytes"));
@@ -91,7 +92,7 @@ class JmxIT {
             Wait.until("the GC poll to end with the capture", Duration.ofSeconds(30),
                     () -> !threadsOf(target.pid()).contains("heaptap-gc-poll"));
             assertTrue(threadNames(target.pid()).contains("heaptap-live"), "the live tracking goes on after the capture");
-            assertTrue((Double) s.getAttribute(NAME, "EstimatedAllocatedBytes") > 0);
+            assertTrue((Long) s.getAttribute(NAME, "EstimatedAllocatedBytes") > 0);
             // The whole status in one read: the Status composite agrees with the single attributes.
             CompositeData status = (CompositeData) s.getAttribute(NAME, "Status");
             assertEquals("stopped", status.get("state"));
@@ -140,7 +141,7 @@ class JmxIT {
         try (TargetJvm target = target(jmx);
              JMXConnector c = JMXConnectorFactory.connect(new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi"))) {
             MBeanServerConnection s = c.getMBeanServerConnection();
-            s.invoke(NAME, "start", new Object[] {"1m", "64k", true}, START);
+            s.invoke(NAME, "start", new Object[] {"1m", "64k", ""}, START);
             Wait.until("samples to arrive", Duration.ofSeconds(30), () -> attribute(s, "Samples") > 0);
             s.invoke(NAME, "stop", new Object[0], new String[0]);
             assertEquals("stopped", s.getAttribute(NAME, "State"));
@@ -156,8 +157,7 @@ class JmxIT {
         try (TargetJvm target = target(List.of()); JMXConnector c = local(target.pid())) {
             MBeanServerConnection s = c.getMBeanServerConnection();
             String pid = Long.toString(target.pid());
-            s.invoke(NAME, "start", new Object[] {"1m", "64k", 16, 1024, true, 4096, "jmx-test"},
-                    new String[] {"java.lang.String", "java.lang.String", "int", "int", "boolean", "int", "java.lang.String"});
+            s.invoke(NAME, "start", new Object[] {"1m", "64k", "", 16, 1024, "true", 4096, "", "jmx-test"}, Jmx.START_ALL);
             Result status = HeaptapCli.run("status", pid);
             assertTrue(status.out().contains("state:        recording") && status.out().contains("started by:   jmx-test"),
                     status::toString);
@@ -204,7 +204,7 @@ class JmxIT {
         Path outside = Paths.workDir("outside");
         try (TargetJvm target = target(List.of()); JMXConnector c = local(target.pid())) {
             MBeanServerConnection s = c.getMBeanServerConnection();
-            s.invoke(NAME, "start", new Object[] {"500ms", "64k", false}, START);
+            s.invoke(NAME, "start", new Object[] {"500ms", "64k", "", 0, 0, "false", 0, "", ""}, Jmx.START_ALL);
             Wait.until("the capture to end", Duration.ofSeconds(30), () -> "stopped".equals(string(s, "State")));
             s.invoke(NAME, "dump", new Object[] {"json"}, new String[] {"java.lang.String"});  // creates the folder
             Path dir = Path.of(string(s, "DumpDirectory"));
@@ -228,11 +228,16 @@ class JmxIT {
     void badArgumentsGiveClearErrorsAndChangeNothing() throws Exception {
         try (TargetJvm target = target(List.of()); JMXConnector c = local(target.pid())) {
             MBeanServerConnection s = c.getMBeanServerConnection();
-            assertRefused(s, "start", new Object[] {null, "512k", true}, START, "duration is required");
-            assertRefused(s, "start", new Object[] {"0", "512k", true}, START, "duration must be positive");
-            assertRefused(s, "start", new Object[] {"30s", "-1", true}, START, "interval must be positive");
-            assertRefused(s, "start", new Object[] {"30s", "1", true}, START, "below the minimum of 4 KiB");
-            assertRefused(s, "topAllocations", new Object[] {0}, new String[] {"int"}, "n must be between 1 and 1000");
+            assertRefused(s, "start", new Object[] {"30s", "512k", "1000"}, START, "not both");
+            assertRefused(s, "start", new Object[] {"0", "512k", ""}, START, "duration must be positive");
+            assertRefused(s, "start", new Object[] {"30s", "-1", ""}, START, "interval must be positive");
+            assertRefused(s, "start", new Object[] {"30s", "1", ""}, START, "below the minimum of 4 KiB");
+            assertRefused(s, "start", new Object[] {"", "", "", 9999, 0, "", 0, "", ""}, Jmx.START_ALL, "depth must be between 1 and");
+            assertRefused(s, "dumpText", new Object[] {"pprof", "", 0L, false},
+                    new String[] {"java.lang.String", "java.lang.String", "long", "boolean"}, "binary format");
+            assertRefused(s, "topAllocations", new Object[] {1001}, new String[] {"int"}, "n must be between 1 and 1000");
+            // JConsole's untouched 0 is the default number of rows, none while idle.
+            assertEquals(0, ((CompositeData[]) s.invoke(NAME, "topAllocations", new Object[] {0}, new String[] {"int"})).length);
             assertRefused(s, "dumpBytes", new Object[] {"xml", "", 0L, false},
                     new String[] {"java.lang.String", "java.lang.String", "long", "boolean"}, "unknown format 'xml'");
             assertEquals("idle", s.getAttribute(NAME, "State"), "nothing changed");

@@ -10,7 +10,12 @@ import javax.management.remote.JMXServiceURL;
 /** heaptap's MXBean as a generic JMX client sees it: its name, the signature of start, the local connector. */
 public final class Jmx {
     public static final ObjectName NAME = objectName("io.heaptap:type=Heaptap");
-    public static final String[] START = {"java.lang.String", "java.lang.String", "boolean"};
+    public static final ObjectName RAW_DUMPS = objectName("io.heaptap:type=RawDumps");
+    /** {@code start(duration, interval, rate)}: a blank field takes the default. */
+    public static final String[] START = {"java.lang.String", "java.lang.String", "java.lang.String"};
+    /** {@code start} with every option: duration, interval, rate, depth, maxStacks, live, liveBudget, liveBytes, client. */
+    public static final String[] START_ALL = {"java.lang.String", "java.lang.String", "java.lang.String", "int", "int",
+            "java.lang.String", "int", "java.lang.String", "java.lang.String"};
 
     private Jmx() {
     }

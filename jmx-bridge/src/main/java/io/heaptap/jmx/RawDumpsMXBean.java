@@ -1,0 +1,18 @@
+package io.heaptap.jmx;
+
+/**
+ * heaptap's CLI transport, registered as {@value MBeanRegistration#RAW_DUMPS_NAME} apart from the user's
+ * operations: the capture undecoded, read in chunks, so the CLI decodes and encodes a dump of any size in
+ * its own JVM. A raw dump holds one of the agent's few native snapshot slots until closed (or a minute
+ * without reads), so nothing but the CLI should open one.
+ */
+public interface RawDumpsMXBean {
+    /** Opens the current or last capture undecoded; with gc, after a full collection (which pauses the application). */
+    String openRawDump(boolean gc);
+
+    /** Up to maxBytes (at most 256 KiB) of an open raw dump from offset; empty at its end. */
+    byte[] readRawDump(String id, long offset, int maxBytes);
+
+    /** Frees an open raw dump; harmless if it is gone already. */
+    void closeRawDump(String id);
+}

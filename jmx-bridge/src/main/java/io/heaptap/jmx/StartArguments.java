@@ -1,0 +1,46 @@
+package io.heaptap.jmx;
+
+import io.heaptap.session.CaptureOptions;
+import io.heaptap.session.options.CaptureKeys;
+import io.heaptap.session.options.OptionKey;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The MBean's start parameters as the option vocabulary reads them. JConsole fills a String field with
+ * nothing or with its type's name ("String") and a number field with 0: all of them mean the default here,
+ * as a blank or {@code default} does through every door, because 0 frames, stacks or tracked objects is
+ * never a capture anyone asks for.
+ */
+public final class StartArguments {
+    /** What JConsole writes into an untouched String field. */
+    static final String JCONSOLE_PLACEHOLDER = "String";
+
+    private StartArguments() {
+    }
+
+    /** The options of {@link HeaptapMXBean}'s start, in its parameter order. */
+    public static CaptureOptions options(String duration, String interval, String rate, int depth, int maxStacks, String live,
+                                         int liveBudget, String liveBytes) {
+        Map<String, String> given = new LinkedHashMap<>();
+        given.put(CaptureKeys.DURATION.name(), text(duration));
+        given.put(CaptureKeys.INTERVAL.name(), text(interval));
+        given.put(CaptureKeys.RATE.name(), text(rate));
+        given.put(CaptureKeys.DEPTH.name(), count(depth));
+        given.put(CaptureKeys.MAX_STACKS.name(), count(maxStacks));
+        given.put(CaptureKeys.LIVE.name(), text(live));
+        given.put(CaptureKeys.LIVE_BUDGET.name(), count(liveBudget));
+        given.put(CaptureKeys.LIVE_BYTES.name(), text(liveBytes));
+        return CaptureKeys.parse(given);
+    }
+
+    /** Null for what asks for the default: blank, {@code default} or JConsole's placeholder. */
+    static String text(String value) {
+        return OptionKey.isDefault(value) || value.strip().equals(JCONSOLE_PLACEHOLDER) ? null : value;
+    }
+
+    private static String count(int value) {
+        return value == 0 ? null : Integer.toString(value);
+    }
+}

@@ -1,0 +1,162 @@
+package io.heaptap.session.options;
+
+import io.heaptap.profile.HumanUnits;
+import io.heaptap.profile.format.TerminalText;
+import io.heaptap.session.CaptureOptions;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The options of a capture, each declared once ({@link OptionKey}), and the one parser every door uses:
+ * the CLI's flags, HTTP's query or body parameters, the MBean's operation parameters and the CLI's agent
+ * arguments all come here as name to text. A missing, blank or {@code default} value is the default, so the
+ * default request (nothing given) is the cost-bounded default sampling for 30 s through every door.
+ */
+public final class CaptureKeys {
+    public static final OptionKey DURATION = new OptionKey("duration", "<duration>", "30s",
+            "Time box, e.g. 30s, 2m, 1h (max 24h). Sampling stops in the target when it ends.", List.of());
+    public static final OptionKey INTERVAL = new OptionKey("interval", "<size>", "none; the interval follows rate",
+            "A fixed mean of bytes allocated between samples, per thread, e.g. 512k, 64k, 1m ("
+                    + HumanUnits.formatBytes(CaptureOptions.MIN_INTERVAL) + " to " + HumanUnits.formatBytes(CaptureOptions.MAX_INTERVAL)
+                    + "). Not with rate.", List.of());
+    public static final OptionKey RATE = new OptionKey("rate", "<samples/s>",
+            CaptureOptions.DEFAULT_SAMPLE_RATE + " samples/s, fewer (not below " + CaptureOptions.costBoundMinRate()
+                    + ") where they would cost over " + CaptureOptions.costBound() + " (deep stacks)",
+            "Samples per second to keep near by moving the interval with the allocation rate; estimates stay unbiased. "
+                    + CaptureOptions.MIN_SAMPLE_RATE + "-" + CaptureOptions.MAX_SAMPLE_RATE
+                    + ", kept whatever the samples cost. Not with interval.", List.of());
+    public static final OptionKey DEPTH = new OptionKey("depth", "<frames>", Integer.toString(CaptureOptions.DEFAULT_DEPTH),
+            "Stack frames kept per sample, 1-" + CaptureOptions.MAX_DEPTH + ".", List.of("stackDepth"));
+    public static final OptionKey MAX_STACKS = new OptionKey("max-stacks", "<n>", Integer.toString(CaptureOptions.DEFAULT_MAX_STACKS),
+            "Distinct stacks kept, 1-" + CaptureOptions.MAX_MAX_STACKS + "; samples beyond are counted without a stack.",
+            List.of("maxStacks"));
+    public static final OptionKey LIVE = new OptionKey("live", "<true|false>", "true",
+            "Track sampled objects through weak references (live set, age, GCs survived).", List.of());
+    public static final OptionKey LIVE_BUDGET = new OptionKey("live-budget", "<n>", Integer.toString(CaptureOptions.DEFAULT_LIVE_BUDGET),
+            "Maximum tracked objects, 1-" + CaptureOptions.MAX_LIVE_BUDGET + "; a full table is thinned (estimates stay unbiased).",
+            List.of("liveBudget"));
+    public static final OptionKey LIVE_BYTES = new OptionKey("live-bytes", "<share|size>",
+            "1.5% of the heap on generational ZGC and Shenandoah, 5% elsewhere",
+            "What tracked objects not yet proven live may hold of the heap, e.g. 5% or 64m: until a whole-heap marking,"
+                    + " heaptap's weak reference may be all that keeps them. Beyond it the tracked set is thinned by size"
+                    + " (estimates stay unbiased). At most 25% of the heap.", List.of("liveBytes"));
+    public static final List<OptionKey> ALL = List.of(DURATION, INTERVAL, RATE, DEPTH, MAX_STACKS, LIVE, LIVE_BUDGET, LIVE_BYTES);
+
+    private CaptureKeys() {
+    }
+
+    /** Every name a door accepts: the canonical names, then the older spellings. */
+    public static List<String> acceptedNames() {
+        List<String> names = new java.util.ArrayList<>();
+        ALL.forEach(k -> names.add(k.name()));
+        ALL.forEach(k -> names.addAll(k.aliases()));
+        return List.copyOf(names);
+    }
+
+    /**
+     * The options from text by name (canonical or an older spelling). Absent, blank or {@code default}: the
+     * default. Both interval and rate: refused. Neither: the default sampling, bounded by its cost.
+     */
+    public static CaptureOptions parse(Map<String, String> given) {
+        Map<OptionKey, String> text = resolve(given);
+        String interval = text.get(INTERVAL);
+        String rate = text.get(RATE);
+        if (!OptionKey.isDefault(interval) && interval.strip().endsWith("/s")) {
+            // The MBean's interval once took a rate as 5000/s; still read so, unless a rate is given too.
+            if (!OptionKey.isDefault(rate)) {
+                throw new IllegalArgumentException("give interval (a fixed interval) or rate (a sample-rate target), not both");
+            }
+            rate = interval;
+            interval = null;
+        }
+        if (!OptionKey.isDefault(interval) && !OptionKey.isDefault(rate)) {
+            throw new IllegalArgumentException("give interval (a fixed interval) or rate (a sample-rate target), not both");
+        }
+        Duration duration = OptionKey.isDefault(text.get(DURATION)) ? CaptureOptions.DEFAULT_DURATION
+                : CaptureOptions.parseDuration(text.get(DURATION).strip());
+        int depth = count(DEPTH, text.get(DEPTH), CaptureOptions.DEFAULT_DEPTH);
+        int maxStacks = count(MAX_STACKS, text.get(MAX_STACKS), CaptureOptions.DEFAULT_MAX_STACKS);
+        boolean live = flag(LIVE, text.get(LIVE), true);
+        int liveBudget = count(LIVE_BUDGET, text.get(LIVE_BUDGET), CaptureOptions.DEFAULT_LIVE_BUDGET);
+        double liveBytes = CaptureOptions.parseLiveBytes(text.get(LIVE_BYTES));
+        CaptureOptions options;
+        if (!OptionKey.isDefault(interval)) {
+            options = new CaptureOptions(duration, CaptureOptions.parseInterval(interval.strip()), depth, maxStacks, live, liveBudget, 0);
+        } else if (!OptionKey.isDefault(rate)) {
+            String r = rate.strip();
+            options = new CaptureOptions(duration, CaptureOptions.DEFAULT_INTERVAL, depth, maxStacks, live, liveBudget,
+                    CaptureOptions.parseSampleRate(r.endsWith("/s") ? r.substring(0, r.length() - 2) : r));
+        } else {
+            options = CaptureOptions.defaultSampling(duration, depth, maxStacks, live, liveBudget);
+        }
+        return options.withLiveBytes(liveBytes);
+    }
+
+    /**
+     * The options as text by canonical name, which {@link #parse} reads back to equal options: how the CLI
+     * hands a capture to the target in the agent arguments. The default sampling gives neither interval nor rate;
+     * a sample-rate target starts at the default interval, as every door starts one.
+     */
+    public static Map<String, String> text(CaptureOptions o) {
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put(DURATION.name(), o.duration().toMillis() + "ms");
+        if (!o.costBounded()) {
+            out.put(o.adaptive() ? RATE.name() : INTERVAL.name(), Long.toString(o.adaptive() ? o.sampleRate() : o.intervalBytes()));
+        }
+        out.put(DEPTH.name(), Integer.toString(o.stackDepth()));
+        out.put(MAX_STACKS.name(), Integer.toString(o.maxStacks()));
+        out.put(LIVE.name(), Boolean.toString(o.live()));
+        out.put(LIVE_BUDGET.name(), Integer.toString(o.liveBudget()));
+        if (o.liveBytes() > 0) {
+            // A share as its exact decimal percent, bytes as a whole number: both read back to the same double.
+            out.put(LIVE_BYTES.name(), o.liveBytes() < 1 ? BigDecimal.valueOf(o.liveBytes()).movePointRight(2).toPlainString() + "%"
+                    : Long.toString((long) o.liveBytes()));
+        }
+        return out;
+    }
+
+    private static Map<OptionKey, String> resolve(Map<String, String> given) {
+        Map<OptionKey, String> text = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : given.entrySet()) {
+            OptionKey key = ALL.stream().filter(k -> k.answersTo(e.getKey())).findFirst().orElseThrow(
+                    () -> new IllegalArgumentException("unknown capture option '" + TerminalText.escape(e.getKey()) + "' ("
+                            + String.join(", ", ALL.stream().map(OptionKey::name).toList()) + ")"));
+            if (text.containsKey(key) && !OptionKey.isDefault(text.get(key)) && !OptionKey.isDefault(e.getValue())) {
+                throw new IllegalArgumentException(key.name() + " is given twice");
+            }
+            if (!text.containsKey(key) || OptionKey.isDefault(text.get(key))) {
+                text.put(key, e.getValue());
+            }
+        }
+        return text;
+    }
+
+    private static int count(OptionKey key, String text, int otherwise) {
+        if (OptionKey.isDefault(text)) {
+            return otherwise;
+        }
+        String digits = text.strip().replace("_", "");
+        if (!digits.matches("-?[0-9]{1,18}")) {  // ASCII only: Integer.parseInt reads other scripts' digits too
+            throw new IllegalArgumentException(key.name() + " must be a whole number, not '"
+                    + TerminalText.escape(digits.length() > 40 ? digits.substring(0, 40) + "\u2026" : digits) + "'");
+        }
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, Long.parseLong(digits)));  // the range check in CaptureOptions refuses the rest
+    }
+
+    private static boolean flag(OptionKey key, String text, boolean otherwise) {
+        if (OptionKey.isDefault(text)) {
+            return otherwise;
+        }
+        return switch (text.strip().toLowerCase(Locale.ROOT)) {
+            case "true", "1", "yes", "on" -> true;
+            case "false", "0", "no", "off" -> false;
+            default -> throw new IllegalArgumentException(key.name() + " must be true or false, not '"
+                    + TerminalText.escape(text.length() > 40 ? text.substring(0, 40) + "\u2026" : text) + "'");
+        };
+    }
+}
