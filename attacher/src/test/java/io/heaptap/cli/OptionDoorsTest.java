@@ -103,6 +103,7 @@ class OptionDoorsTest {
         assertTrue(cli.contains("--interval") && cli.contains("not both"), cli);
         HttpError http = assertThrows(HttpError.class, () -> http("interval", "64k", "rate", "100"));
         assertTrue(http.getMessage().contains("not both"), http.getMessage());
+        assertEquals("rate", http.parameter());
         String jmx = assertThrows(IllegalArgumentException.class,
                 () -> StartArguments.options("", "64k", "100", 0, 0, "", 0, "")).getMessage();
         assertTrue(jmx.contains("not both"), jmx);
@@ -113,7 +114,9 @@ class OptionDoorsTest {
     @Test
     void aBadValueIsRefusedWithTheSameMessageThroughEveryDoor() {
         String cli = assertThrows(IllegalArgumentException.class, () -> cli("--depth", "9999")).getMessage();
-        assertEquals(cli, assertThrows(HttpError.class, () -> http("depth", "9999")).getMessage());
+        HttpError http = assertThrows(HttpError.class, () -> http("depth", "9999"));
+        assertEquals(cli, http.getMessage());
+        assertEquals("depth", http.parameter(), "HTTP's error names the parameter at fault");
         assertEquals(cli, assertThrows(IllegalArgumentException.class,
                 () -> StartArguments.options("", "", "", 9999, 0, "", 0, "")).getMessage());
         assertEquals(cli, assertThrows(IllegalArgumentException.class, () -> agent(",depth=9999")).getMessage());

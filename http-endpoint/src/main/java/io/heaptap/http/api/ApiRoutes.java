@@ -18,6 +18,7 @@ import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.LeakWatchOptions;
 import io.heaptap.session.SessionState;
+import io.heaptap.session.options.BadOptionException;
 import io.heaptap.session.options.CaptureKeys;
 
 import java.time.Duration;
@@ -83,6 +84,8 @@ public final class ApiRoutes {
         names.forEach(name -> given.put(name, p.text(name)));
         try {
             return CaptureKeys.parse(given);
+        } catch (BadOptionException e) {
+            throw new HttpError(400, e.getMessage(), e.name(), Map.of());
         } catch (IllegalArgumentException e) {
             throw new HttpError(400, e.getMessage());
         }

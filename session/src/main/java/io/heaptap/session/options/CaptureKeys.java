@@ -69,28 +69,34 @@ public final class CaptureKeys {
         if (!OptionKey.isDefault(interval) && interval.strip().endsWith("/s")) {
             // The MBean's interval once took a rate as 5000/s; still read so, unless a rate is given too.
             if (!OptionKey.isDefault(rate)) {
-                throw new IllegalArgumentException("give interval (a fixed interval) or rate (a sample-rate target), not both");
+                throw new BadOptionException(RATE.name(), "give interval (a fixed interval) or rate (a sample-rate target), not both");
             }
             rate = interval;
             interval = null;
         }
         if (!OptionKey.isDefault(interval) && !OptionKey.isDefault(rate)) {
-            throw new IllegalArgumentException("give interval (a fixed interval) or rate (a sample-rate target), not both");
+            throw new BadOptionException(RATE.name(), "give interval (a fixed interval) or rate (a sample-rate target), not both");
         }
-        Duration duration = OptionKey.isDefault(text.get(DURATION)) ? CaptureOptions.DEFAULT_DURATION
-                : CaptureOptions.parseDuration(text.get(DURATION).strip());
-        int depth = count(DEPTH, text.get(DEPTH), CaptureOptions.DEFAULT_DEPTH);
-        int maxStacks = count(MAX_STACKS, text.get(MAX_STACKS), CaptureOptions.DEFAULT_MAX_STACKS);
+        String durationText = text.get(DURATION);
+        Duration duration = OptionKey.isDefault(durationText) ? CaptureOptions.DEFAULT_DURATION
+                : named(DURATION, () -> CaptureOptions.parseDuration(durationText.strip()));
+        int depth = count(DEPTH, "depth", text.get(DEPTH), CaptureOptions.DEFAULT_DEPTH, CaptureOptions.MAX_DEPTH);
+        int maxStacks = count(MAX_STACKS, "max stacks", text.get(MAX_STACKS), CaptureOptions.DEFAULT_MAX_STACKS,
+                CaptureOptions.MAX_MAX_STACKS);
         boolean live = flag(LIVE, text.get(LIVE), true);
-        int liveBudget = count(LIVE_BUDGET, text.get(LIVE_BUDGET), CaptureOptions.DEFAULT_LIVE_BUDGET);
-        double liveBytes = CaptureOptions.parseLiveBytes(text.get(LIVE_BYTES));
+        // Without live tracking no budget is used, and CaptureOptions leaves it unchecked.
+        int liveBudget = count(LIVE_BUDGET, "live budget", text.get(LIVE_BUDGET), CaptureOptions.DEFAULT_LIVE_BUDGET,
+                live ? CaptureOptions.MAX_LIVE_BUDGET : -1);
+        double liveBytes = named(LIVE_BYTES, () -> CaptureOptions.parseLiveBytes(text.get(LIVE_BYTES)));
         CaptureOptions options;
         if (!OptionKey.isDefault(interval)) {
-            options = new CaptureOptions(duration, CaptureOptions.parseInterval(interval.strip()), depth, maxStacks, live, liveBudget, 0);
+            String fixed = interval.strip();
+            long bytes = named(INTERVAL, () -> CaptureOptions.parseInterval(fixed));
+            options = new CaptureOptions(duration, bytes, depth, maxStacks, live, liveBudget, 0);
         } else if (!OptionKey.isDefault(rate)) {
             String r = rate.strip();
-            options = new CaptureOptions(duration, CaptureOptions.DEFAULT_INTERVAL, depth, maxStacks, live, liveBudget,
-                    CaptureOptions.parseSampleRate(r.endsWith("/s") ? r.substring(0, r.length() - 2) : r));
+            int perSecond = named(RATE, () -> CaptureOptions.parseSampleRate(r.endsWith("/s") ? r.substring(0, r.length() - 2) : r));
+            options = new CaptureOptions(duration, CaptureOptions.DEFAULT_INTERVAL, depth, maxStacks, live, liveBudget, perSecond);
         } else {
             options = CaptureOptions.defaultSampling(duration, depth, maxStacks, live, liveBudget);
         }
@@ -127,7 +133,7 @@ public final class CaptureKeys {
                     () -> new IllegalArgumentException("unknown capture option '" + TerminalText.escape(e.getKey()) + "' ("
                             + String.join(", ", ALL.stream().map(OptionKey::name).toList()) + ")"));
             if (text.containsKey(key) && !OptionKey.isDefault(text.get(key)) && !OptionKey.isDefault(e.getValue())) {
-                throw new IllegalArgumentException(key.name() + " is given twice");
+                throw new BadOptionException(key.name(), key.name() + " is given twice");
             }
             if (!text.containsKey(key) || OptionKey.isDefault(text.get(key))) {
                 text.put(key, e.getValue());
@@ -136,16 +142,35 @@ public final class CaptureKeys {
         return text;
     }
 
-    private static int count(OptionKey key, String text, int otherwise) {
+    /** What {@code parse} reads for {@code key}; a refusal names the key. */
+    private static <T> T named(OptionKey key, java.util.function.Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (BadOptionException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new BadOptionException(key.name(), e.getMessage());
+        }
+    }
+
+    /** A whole number from 1 to {@code max} (any, for a negative max); {@code what} is how the refusal calls it. */
+    private static int count(OptionKey key, String what, String text, int otherwise, int max) {
         if (OptionKey.isDefault(text)) {
             return otherwise;
         }
         String digits = text.strip().replace("_", "");
         if (!digits.matches("-?[0-9]{1,18}")) {  // ASCII only: Integer.parseInt reads other scripts' digits too
-            throw new IllegalArgumentException(key.name() + " must be a whole number, not '"
+            throw new BadOptionException(key.name(), key.name() + " must be a whole number, not '"
                     + TerminalText.escape(digits.length() > 40 ? digits.substring(0, 40) + "\u2026" : digits) + "'");
         }
-        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, Long.parseLong(digits)));  // the range check in CaptureOptions refuses the rest
+        long value = Long.parseLong(digits);
+        if (max < 0) {
+            return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, value));
+        }
+        if (value < 1 || value > max) {
+            throw new BadOptionException(key.name(), what + " must be between 1 and " + max + ", not " + value);
+        }
+        return (int) value;
     }
 
     private static boolean flag(OptionKey key, String text, boolean otherwise) {
@@ -155,7 +180,7 @@ public final class CaptureKeys {
         return switch (text.strip().toLowerCase(Locale.ROOT)) {
             case "true", "1", "yes", "on" -> true;
             case "false", "0", "no", "off" -> false;
-            default -> throw new IllegalArgumentException(key.name() + " must be true or false, not '"
+            default -> throw new BadOptionException(key.name(), key.name() + " must be true or false, not '"
                     + TerminalText.escape(text.length() > 40 ? text.substring(0, 40) + "\u2026" : text) + "'");
         };
     }
