@@ -35,7 +35,9 @@ final class StatusCommand extends TargetCommand {
         Terminal.printf("cost:         %s%n", s.getSamplingCost());
         Terminal.printf("continuous:   %s%n", s.getContinuous().isEmpty() ? "off" : s.getContinuous());
         if (s.getProfileError().isEmpty()) {
-            List<String> live = s.isLiveTracking() || s.getTrackedObjects() > 0 ? s.getLiveReport() : List.of();
+            // The capture's live view, or continuous sampling's while it runs and no capture has (the session chooses).
+            boolean shown = s.isLiveTracking() || s.getTrackedObjects() > 0 || !s.getContinuous().isEmpty();
+            List<String> live = shown ? s.getLiveReport() : List.of();
             Terminal.printf("samples:      %,d (dropped %,d)%n", s.getSamples(), s.getSamplesDropped());
             Terminal.printf("allocated:    %s (estimate)%n", HumanUnits.formatBytes(s.getEstimatedAllocatedBytes()));
             Terminal.printf("live:         %s%n", live.isEmpty() ? "not tracked" : live.get(0));

@@ -43,12 +43,12 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public StatusView getStatus() {
-        return new StatusRead(controller.status(), controller::recentProfile, this::agentFacts, true);
+        return new StatusRead(controller.status(), controller::profileFigures, this::agentFacts, true);
     }
 
     /** One snapshot for one attribute; it throws, as before, when the figure needs a profile too big for the heap budget. */
     private StatusRead read() {
-        return new StatusRead(controller.status(), controller::recentProfile, this::agentFacts, false);
+        return new StatusRead(controller.status(), controller::profileFigures, this::agentFacts, false);
     }
 
     private StatusRead.Agent agentFacts() {

@@ -1,12 +1,10 @@
 package io.heaptap.jmx;
 
-import io.heaptap.profile.AllocationProfile;
-import io.heaptap.profile.Drops;
 import io.heaptap.profile.GcCost;
 import io.heaptap.profile.format.GcText;
-import io.heaptap.profile.format.LiveSummary;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.HeapBudgetException;
+import io.heaptap.session.ProfileFigures;
 import io.heaptap.session.SessionStatus;
 
 import java.util.ArrayList;
@@ -15,7 +13,8 @@ import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
- * One read of the session for the MXBean: one {@link SessionStatus} and at most one profile, from
+ * One read of the session for the MXBean: one {@link SessionStatus} and at most one set of
+ * {@link ProfileFigures} (computed in the session, as for every door), from
  * which every status figure is computed here and nowhere else. A single attribute makes a read and
  * asks it for one figure; the {@code Status} composite asks one read for all of them. The profile
  * is fetched only when a figure needs it (most attributes do not), and at most once.
@@ -27,21 +26,21 @@ final class StatusRead implements StatusView {
     }
 
     private final SessionStatus session;
-    private final Supplier<AllocationProfile> profileSource;
+    private final Supplier<ProfileFigures> profileSource;
     private final Supplier<Agent> agentSource;
     /** Whether a profile too big for the heap budget becomes {@link #getProfileError()} (composite) or throws (attribute). */
     private final boolean tolerant;
 
     private boolean profileRead;
-    private AllocationProfile profile;
+    private ProfileFigures profile;
     private HeapBudgetException profileTooBig;
     private Agent agent;
 
     /**
-     * @param profileSource the recent profile: null when idle; may throw {@link HeapBudgetException}
+     * @param profileSource the profile's figures: null when nothing samples; may throw {@link HeapBudgetException}
      * @param agentSource   the facts about the agent, asked for only when a figure needs them
      */
-    StatusRead(SessionStatus session, Supplier<AllocationProfile> profileSource, Supplier<Agent> agentSource, boolean tolerant) {
+    StatusRead(SessionStatus session, Supplier<ProfileFigures> profileSource, Supplier<Agent> agentSource, boolean tolerant) {
         this.session = session;
         this.profileSource = profileSource;
         this.agentSource = agentSource;
@@ -49,8 +48,8 @@ final class StatusRead implements StatusView {
     }
 
     /** The profile or null; throws when it was too big, unless this read is tolerant. */
-    private AllocationProfile profile() {
-        AllocationProfile p = profileOrNull();
+    private ProfileFigures profile() {
+        ProfileFigures p = profileOrNull();
         if (profileTooBig != null && !tolerant) {
             throw profileTooBig;
         }
@@ -58,7 +57,7 @@ final class StatusRead implements StatusView {
     }
 
     /** The profile, or null when idle or too big for the heap budget. */
-    private AllocationProfile profileOrNull() {
+    private ProfileFigures profileOrNull() {
         if (!profileRead) {
             profileRead = true;
             try {
@@ -142,72 +141,68 @@ final class StatusRead implements StatusView {
 
     @Override
     public long getSamplesDropped() {
-        AllocationProfile p = profile();
-        if (p == null) {
-            return 0;
-        }
-        Drops d = p.info().drops();
-        return d.samplesDropped() + d.samplesWithoutStack() + d.samplesStackError();
+        ProfileFigures p = profile();
+        return p == null ? 0 : p.samplesDropped();
     }
 
     @Override
     public long getTrackedObjects() {
-        AllocationProfile p = profile();
+        ProfileFigures p = profile();
         return p == null ? 0 : p.liveInfo().tracked();
     }
 
     @Override
     public double getKeepProbability() {
-        AllocationProfile p = profile();
+        ProfileFigures p = profile();
         return p == null ? 1 : p.liveInfo().keepProbability();
     }
 
     @Override
     public long getEstimatedAllocatedBytes() {
-        AllocationProfile p = profile();
-        return p == null ? 0 : Math.round(p.totals().estimatedBytes());
+        ProfileFigures p = profile();
+        return p == null ? 0 : Math.round(p.allocated().estimatedBytes());
     }
 
     @Override
     public long getEstimatedLiveBytes() {
-        AllocationProfile p = profile();
-        return p == null ? 0 : Math.round(p.liveTotals().proven().bytes().value());
+        ProfileFigures p = profile();
+        return p == null ? 0 : Math.round(p.live().proven().bytes().value());
     }
 
     @Override
     public long getEstimatedLiveBytesLow() {
-        AllocationProfile p = profile();
-        return p == null ? 0 : Math.round(p.liveTotals().proven().bytes().lower());
+        ProfileFigures p = profile();
+        return p == null ? 0 : Math.round(p.live().proven().bytes().lower());
     }
 
     @Override
     public long getEstimatedLiveBytesHigh() {
-        AllocationProfile p = profile();
-        return p == null ? 0 : Math.round(p.liveTotals().proven().bytes().upper());
+        ProfileFigures p = profile();
+        return p == null ? 0 : Math.round(p.live().proven().bytes().upper());
     }
 
     @Override
     public long getUnexaminedLiveBytes() {
-        AllocationProfile p = profile();
-        return p == null ? 0 : Math.round(p.liveTotals().unexamined().bytes().value() + p.liveTotals().heldUnexamined().bytes().value());
+        ProfileFigures p = profile();
+        return p == null ? 0 : Math.round(p.unexaminedBytes());
     }
 
     @Override
     public long getMarkings() {
-        AllocationProfile p = profile();
+        ProfileFigures p = profile();
         return p == null ? 0 : p.liveInfo().markings().inWindow();
     }
 
     @Override
     public String getLastMarking() {
-        AllocationProfile p = profile();
+        ProfileFigures p = profile();
         return p == null || p.liveInfo().markings().lastCompletedAt() == null ? "" : p.liveInfo().markings().lastCompletedAt().toString();
     }
 
     @Override
     public List<String> getLiveReport() {
-        AllocationProfile p = profile();
-        return p == null ? List.of() : LiveSummary.lines(p, "capture");
+        ProfileFigures p = profile();
+        return p == null ? List.of() : p.liveSummary();
     }
 
     @Override
@@ -242,7 +237,7 @@ final class StatusRead implements StatusView {
 
     @Override
     public long getAllocationRateBytesPerSecond() {
-        AllocationProfile p = profile();
+        ProfileFigures p = profile();
         return p == null ? 0 : Math.round(p.allocationRate());
     }
 
@@ -254,7 +249,7 @@ final class StatusRead implements StatusView {
             lines.add(GcText.header(gc));
             gc.alarm().ifPresent(lines::add);
             // The GC's cost does not need the profile; only its last line, the allocation rate, does.
-            AllocationProfile p = profileOrNull();
+            ProfileFigures p = profileOrNull();
             lines.addAll(GcText.lines(gc, p == null ? 0 : p.allocationRate()));
             if (p == null) {
                 lines.remove(lines.size() - 1);

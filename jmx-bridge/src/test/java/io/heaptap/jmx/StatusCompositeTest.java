@@ -25,6 +25,7 @@ import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.TrackedObject;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.HeapBudgetException;
+import io.heaptap.session.ProfileFigures;
 import io.heaptap.session.SessionState;
 import io.heaptap.session.SessionStatus;
 
@@ -106,10 +107,10 @@ public class StatusCompositeTest {
         AllocationProfile p = profile();
         CompositeData c = composite(new StatusRead(STOPPED, () -> {
             profileReads.incrementAndGet();
-            return p;
+            return ProfileFigures.of(p, "capture");
         }, () -> AGENT, true));
 
-        assertEquals(1, profileReads.get(), "the profile is summarised once for all its figures");
+        assertEquals(1, profileReads.get(), "the profile's figures are read once for all of them");
         assertEquals("stopped", c.get("state"));
         assertEquals("cli pid 7", c.get("startedBy"));
         assertEquals("2026-11-21T10:00:00Z", c.get("startTime"));
@@ -143,9 +144,9 @@ public class StatusCompositeTest {
     void theClientsProxyRebuildsItFromTheCompositeAlone() throws Exception {
         MBeanServer server = MBeanServerFactory.newMBeanServer();
         ObjectName name = new ObjectName("test:type=Status");
-        server.registerMBean((StatusOnlyMXBean) () -> new StatusRead(STOPPED, StatusCompositeTest::profile, () -> AGENT, true), name);
+        server.registerMBean((StatusOnlyMXBean) () -> new StatusRead(STOPPED, () -> ProfileFigures.of(profile(), "capture"), () -> AGENT, true), name);
         StatusView v = JMX.newMXBeanProxy(server, name, StatusOnlyMXBean.class).getStatus();
-        StatusRead local = new StatusRead(STOPPED, StatusCompositeTest::profile, () -> AGENT, true);
+        StatusRead local = new StatusRead(STOPPED, () -> ProfileFigures.of(profile(), "capture"), () -> AGENT, true);
         assertEquals(local.getState(), v.getState());
         assertEquals(local.getEstimatedAllocatedBytes(), v.getEstimatedAllocatedBytes());
         assertEquals(local.getLiveReport(), v.getLiveReport());
@@ -170,7 +171,7 @@ public class StatusCompositeTest {
 
     @Test
     void aProfileTooBigForTheHeapBudgetIsSaidInTheCompositeAndThrownByAnAttribute() throws Exception {
-        Supplier<AllocationProfile> tooBig = () -> {
+        Supplier<ProfileFigures> tooBig = () -> {
             throw new HeapBudgetException("the profile needs 40 MiB of this JVM's heap; heaptap's budget is 8 MiB");
         };
         CompositeData c = composite(new StatusRead(STOPPED, tooBig, () -> AGENT, true));

@@ -54,6 +54,9 @@ public final class Controller {
     private AllocationProfile recentProfile;
     private HeapBudget.Reservation recentReservation;
     private long recentProfileNanos;
+    /** Continuous sampling's status figures, kept a second: small, so they hold no share of the budget. */
+    private ProfileFigures continuousFigures;
+    private long continuousFiguresNanos;
 
     public Controller() {
         this(DumpDirectory.forThisJvm());
@@ -228,6 +231,41 @@ public final class Controller {
             }
             return recentProfile;
         }
+    }
+
+    /**
+     * The figures a status shows: of the current or last capture (from {@link #recentProfile}), else of
+     * continuous sampling while it runs (decoded within the heap budget, which is given back before
+     * this returns; the figures are kept a second), else null.
+     *
+     * @throws HeapBudgetException the profile is too big to decode within heaptap's heap budget
+     */
+    public ProfileFigures profileFigures() {
+        synchronized (lock()) {
+            if (sampling.state() != SessionState.IDLE) {
+                AllocationProfile recent = recentProfile();
+                return recent == null ? null : ProfileFigures.of(recent, "capture");
+            }
+            if (sampling.continuous() == null) {
+                return null;
+            }
+            if (continuousFigures != null && System.nanoTime() - continuousFiguresNanos <= RECENT_NANOS) {
+                return continuousFigures;
+            }
+        }
+        // Outside the lock: the reservation may wait for other requests to give theirs back.
+        ProfileFigures figures;
+        try {
+            figures = reader.withContinuousProfile(LiveFilter.NONE, false, null,
+                    profile -> ProfileFigures.of(profile, "continuous sampling"));
+        } catch (SessionConflictException stoppedMeanwhile) {
+            return null;
+        }
+        synchronized (lock()) {
+            continuousFigures = figures;
+            continuousFiguresNanos = System.nanoTime();
+        }
+        return figures;
     }
 
     private void forgetStaleRecentProfile() {

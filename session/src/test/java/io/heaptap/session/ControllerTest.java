@@ -437,4 +437,24 @@ class ControllerTest {
             Thread.sleep(20);  // polls the governor's effect; its readings are 100 ms apart
         }
     }
+
+    /**
+     * The status's figures come from the capture while there is one, else from continuous sampling
+     * while it runs (a status there once said "live: not tracked" beside thousands of weak references),
+     * and they hold no share of the heap budget once read.
+     */
+    @Test
+    void statusFiguresFollowTheCaptureElseContinuousSampling() {
+        assertNull(controller.profileFigures(), "nothing samples");
+        controller.startContinuous(null, "scraper");
+        ProfileFigures continuous = controller.profileFigures();
+        assertNotNull(continuous);
+        assertEquals("continuous sampling", continuous.window());
+        assertEquals(0, controller.heapBudget().inUseBytes(), "the figures keep no reservation");
+        controller.start(capture(Duration.ofMinutes(1)), "cli");
+        assertEquals("capture", controller.profileFigures().window());
+        controller.stop();
+        controller.stopContinuous();
+        assertEquals("capture", controller.profileFigures().window(), "the last capture's, once continuous sampling stops");
+    }
 }

@@ -5,11 +5,11 @@ import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.format.GcText;
 import io.heaptap.profile.format.JsonOutput;
 import io.heaptap.profile.format.JsonWriter;
-import io.heaptap.profile.format.LiveSummary;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.HeapBudget;
 import io.heaptap.session.HeapBudgetException;
+import io.heaptap.session.ProfileFigures;
 import io.heaptap.session.SessionStatus;
 
 import io.netty.util.internal.PlatformDependent;
@@ -23,10 +23,10 @@ final class StatusJson {
 
     static String of(Controller controller, String version, String url) {
         SessionStatus s = controller.status();
-        AllocationProfile recent = null;
+        ProfileFigures recent = null;
         String unavailable = null;
         try {
-            recent = controller.recentProfile();
+            recent = controller.profileFigures();  // computed in the session, as for every door
         } catch (HeapBudgetException e) {
             unavailable = e.getMessage();  // the status still answers; the profile's figures say why they are missing
         }
@@ -67,21 +67,21 @@ final class StatusJson {
         if (unavailable != null) {
             json.field("profileUnavailable", unavailable);
         }
-        json.field("estimatedAllocatedBytes", recent == null ? 0 : recent.totals().estimatedBytes())
-                .field("estimatedLiveBytes", recent == null ? 0 : recent.liveTotals().proven().bytes().value())
+        json.field("estimatedAllocatedBytes", recent == null ? 0 : recent.allocated().estimatedBytes())
+                .field("estimatedLiveBytes", recent == null ? 0 : recent.live().proven().bytes().value())
                 .field("trackedObjects", recent == null ? 0 : recent.liveInfo().tracked());
         // The live set in its parts (proven, not yet examined), with intervals and the markings behind the proof.
         json.name("live");
         if (recent == null) {
             json.value((String) null);
         } else {
-            AllocationProfile.LiveTotals live = recent.liveTotals();
+            AllocationProfile.LiveTotals live = recent.live();
             json.beginObject();
             JsonWriter.parts(json, live.proven(), live.unexamined(), live.heldUnexamined());
             JsonWriter.markings(json, recent.liveInfo().markings());
             json.field("heapUsedBytes", recent.liveInfo().heapUsedBytes()).field("heapMaxBytes", recent.liveInfo().heapMaxBytes());
             json.name("summary").beginArray();
-            LiveSummary.lines(recent, "capture").forEach(json::value);
+            recent.liveSummary().forEach(json::value);
             json.endArray();
             json.name("impossibleFigures").beginArray();
             recent.impossibleFigures().forEach(json::value);

@@ -77,6 +77,9 @@ class ContinuousIT {
             JsonNode status = HttpEndpoint.json(http.get("/api/status"));
             assertTrue(status.get("continuous").asText().contains("service orders"), status.toString());
             assertEquals("idle", status.get("state").asText(), "continuous sampling is not a capture");
+            // The live view is continuous sampling's while no capture runs, not "not tracked".
+            assertFalse(status.get("live").isNull(), status.toString());
+            assertTrue(status.get("live").get("summary").size() > 0, status.toString());
             Reply reset = http.post("/api/reset");
             HttpEndpoint.expectError(reset, 409, null);
             assertTrue(reset.text().contains("never reset"), reset.toString());
@@ -191,6 +194,7 @@ class ContinuousIT {
             HeaptapCli.Result status = HeaptapCli.run("status", Long.toString(target.pid()));
             assertTrue(status.out().contains("continuous:   since"), status.toString());
             assertTrue(status.out().contains("service io.heaptap.it.workload.ScrapedAllocations"), status.toString());
+            assertFalse(status.out().contains("not tracked"), "continuous sampling tracks on G1: " + status);
 
             Profile before = scrape(http);
             HeaptapCli.Result start = HeaptapCli.run("start", Long.toString(target.pid()), "--duration", "5m");
