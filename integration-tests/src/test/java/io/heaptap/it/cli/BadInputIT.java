@@ -50,11 +50,11 @@ class BadInputIT {
                 Arguments.of(List.of("--rate", "fast"), "sample rate must be a whole number of samples per second"),
                 Arguments.of(List.of("--rate", "-5"), "sample rate must be a whole number of samples per second"),
                 Arguments.of(List.of("--rate", "5000", "--interval", "64k"), "give --interval (a fixed interval) or --rate"),
-                Arguments.of(List.of("--depth", "\u0663"), "not a whole number (ASCII digits)"),
+                Arguments.of(List.of("--depth", "\u0663"), "depth must be a whole number, not '\u0663'"),  // only ASCII digits
                 Arguments.of(List.of("--interval", "lots"), "cannot read 'lots' as a size"),
                 Arguments.of(List.of("--depth", "0"), "depth must be between 1 and 2048"),
                 Arguments.of(List.of("--depth", "3000"), "depth must be between 1 and 2048"),
-                Arguments.of(List.of("--depth", "deep"), "invalid value for option '--depth'"),
+                Arguments.of(List.of("--depth", "deep"), "depth must be a whole number, not 'deep'"),
                 Arguments.of(List.of("--format", "xml"), "unknown format 'xml'"),
                 Arguments.of(List.of("--out", "/no/such/folder/p.txt"), "does not exist"),
                 Arguments.of(List.of("--out", "/tmp"), "is a directory"),
