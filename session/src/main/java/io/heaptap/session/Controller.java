@@ -150,10 +150,6 @@ public final class Controller {
         return sampling.continuous();
     }
 
-    static String clientLabel(String client) {
-        return Sampling.clientLabel(client);
-    }
-
     /** Ends the capture now. Harmless when nothing is recording. */
     public void stop() {
         sampling.stop();
@@ -171,7 +167,7 @@ public final class Controller {
     public void startLeakWatch(LeakWatchOptions options, String client) {
         synchronized (lock()) {
             sampling.requireAgent();
-            leakWatch.start(options, clientLabel(client));
+            leakWatch.start(options, Sampling.clientLabel(client));
         }
     }
 
