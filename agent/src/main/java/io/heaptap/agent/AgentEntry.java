@@ -1,5 +1,6 @@
 package io.heaptap.agent;
 
+import io.heaptap.agent.jmx.OwnConnector;
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.NativeAgentException;
 import io.heaptap.session.Version;
@@ -48,8 +49,17 @@ public final class AgentEntry {
             capture(decoded);
         } else if (decoded != null && decoded.command().equals(StopRequest.COMMAND)) {
             stop(StopRequest.decode(decoded));
+        } else if (decoded == null) {
+            // heaptap's CLI, for a JMX connection: the MXBean, and the connector it talks to.
+            try {
+                start(AgentArguments.DORMANT);
+            } finally {
+                if (controller != null) {
+                    OwnConnector.ensureStarted(controller.dumpDirectory());
+                }
+            }
         } else {
-            start(decoded == null ? AgentArguments.DORMANT : AgentArguments.parse(decoded));
+            start(AgentArguments.parse(decoded));
         }
     }
 
@@ -202,6 +212,7 @@ public final class AgentEntry {
             } catch (Exception | LinkageError e) {
                 // The next JMX command loads the agent again, registers synchronously and reports why not.
             }
+            OwnConnector.ensureStarted(c.dumpDirectory());  // for the CLI's status and stop during the capture
         };
         try (NativeAgent.HeaptapWork ignored = NativeAgent.heaptapWork()) {
             Thread t = new Thread(NativeAgent.heaptapThread(body), "heaptap-register");

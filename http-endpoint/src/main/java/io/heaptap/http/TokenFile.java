@@ -48,17 +48,29 @@ public final class TokenFile {
 
     /** Makes a new token and writes it (replacing the last one) into the dump directory; a clear IllegalStateException otherwise. */
     public static Generated generate(DumpDirectory directory) {
+        return generate(directory, GENERATED_NAME, "the HTTP token");
+    }
+
+    /**
+     * The same for another of heaptap's credentials (its JMX connector's key), in its own hidden file.
+     *
+     * @param what names the credential in the error, e.g. "the HTTP token"
+     */
+    public static Generated generate(DumpDirectory directory, String hiddenName, String what) {
+        if (!hiddenName.startsWith(".")) {
+            throw new IllegalArgumentException("a credential's file is hidden, so no dump can replace it: " + hiddenName);
+        }
         byte[] random = new byte[RANDOM_BYTES];
         RANDOM.nextBytes(random);
         String token = HexFormat.of().formatHex(random);
         try {
-            Path file = directory.ensureSafe().resolve(GENERATED_NAME);
+            Path file = directory.ensureSafe().resolve(hiddenName);
             // A temporary file is created owner-only (rw-------), then renamed over any older token file.
             AtomicFile.write(file, (token + "\n").getBytes(StandardCharsets.US_ASCII));
             return new Generated(file, token);
         } catch (IOException | IllegalStateException e) {
-            throw new IllegalStateException("cannot write the HTTP token into " + directory.root() + ": " + e.getMessage()
-                    + " (or give one with --token-file)");
+            throw new IllegalStateException("cannot write " + what + " into " + directory.root() + ": " + e.getMessage()
+                    + (hiddenName.equals(GENERATED_NAME) ? " (or give one with --token-file)" : ""));
         }
     }
 

@@ -30,7 +30,7 @@ public final class Jmx {
         }
     }
 
-    private static ObjectName objectName(String name) {
+    public static ObjectName objectName(String name) {
         try {
             return new ObjectName(name);
         } catch (Exception e) {
