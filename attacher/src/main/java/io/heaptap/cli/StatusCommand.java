@@ -9,6 +9,7 @@ import io.heaptap.jmx.StatusView;
 import io.heaptap.profile.HumanUnits;
 
 import java.util.List;
+import java.util.Locale;
 
 final class StatusCommand extends TargetCommand {
     static final Syntax SYNTAX = Syntax.of("status", "Show heaptap's state in the target.", TARGET, List.of());
@@ -22,6 +23,9 @@ final class StatusCommand extends TargetCommand {
         print(connection.target().pid(), connection.heaptap());
         return ExitCode.OK;
     }
+
+    /** How the leak report's line starts; the status has its own label column. */
+    private static final String OOM_LABEL = "time to OOM: ";
 
     /** One read of the Status composite: one round trip, and figures from one snapshot of the session. */
     static void print(long pid, HeaptapMXBean heaptap) {
@@ -58,6 +62,11 @@ final class StatusCommand extends TargetCommand {
         for (String line : gc.subList(Math.min(1, gc.size()), gc.size())) {
             Terminal.printf("              %s%n", line);
         }
+        Terminal.printf("leak watch:   %s%n", s.getLeakWatchState().equals("idle") ? "none"
+                : String.format(Locale.ROOT, "%s, %,d snapshots", s.getLeakWatchState(), s.getLeakWatchSnapshots()));
+        String oom = s.getTimeToOom();
+        Terminal.printf("time to OOM:  %s%n", oom.isEmpty() ? "not projected (a leak watch with --gc projects it: heaptap leaks " + pid + " --gc)"
+                : oom.startsWith(OOM_LABEL) ? oom.substring(OOM_LABEL.length()) : oom);
         Terminal.printf("native mem:   %s%n", HumanUnits.formatBytes(s.getNativeMemoryBytes()));
         Terminal.printf("heap budget:  %s of this JVM's heap at most, for any one request%n", HumanUnits.formatBytes(s.getHeapBudgetBytes()));
         Terminal.printf("weak refs:    %,d%n", s.getWeakRefs());

@@ -53,7 +53,7 @@ final class HeaptapBean implements HeaptapMXBean {
 
     private StatusRead.Agent agentFacts() {
         return new StatusRead.Agent(getAgentVersion(), getHeapBudgetBytes(), getWeakRefs(), getDumpDirectory(), getHttpUrl(),
-                getHttpTokenFile(), getLeakWatchState(), getLeakWatchSnapshots());
+                getHttpTokenFile(), getLeakWatchState(), getLeakWatchSnapshots(), getTimeToOom());
     }
 
     @Override
@@ -394,6 +394,12 @@ final class HeaptapBean implements HeaptapMXBean {
     public int getLeakWatchSnapshots() {
         LeakReport r = controller.leakReport();
         return r == null ? 0 : r.watch().snapshots();
+    }
+
+    @Override
+    public String getTimeToOom() {
+        LeakReport r = controller.leakReport();
+        return r == null ? "" : r.timeToOom();
     }
 
     @Override

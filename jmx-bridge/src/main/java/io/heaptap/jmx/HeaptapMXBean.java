@@ -244,6 +244,10 @@ public interface HeaptapMXBean {
     @Description("Live snapshots the current or last leak watch took (a count)")
     int getLeakWatchSnapshots();
 
+    @Description("The current or last leak watch's projected time until the heap is exhausted, with its 95% interval, from the"
+            + " heap after each collection it forced; or why there is none. Empty when no watch with gc has run")
+    String getTimeToOom();
+
     @Description("Starts a leak watch: a capture for the whole duration and a live snapshot every step, sites ranked by leak"
             + " evidence (growth of live bytes, age against the time watched, survival across GCs)")
     @Impact(MBeanOperationInfo.ACTION)

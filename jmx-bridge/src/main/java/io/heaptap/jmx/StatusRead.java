@@ -22,7 +22,7 @@ import java.util.function.Supplier;
 final class StatusRead implements StatusView {
     /** What the status shows besides the capture: the agent and its doors, read once for the composite. */
     record Agent(String version, long heapBudgetBytes, long weakRefs, String dumpDirectory, String httpUrl, String httpTokenFile,
-                 String leakWatchState, int leakWatchSnapshots) {
+                 String leakWatchState, int leakWatchSnapshots, String timeToOom) {
     }
 
     private final SessionStatus session;
@@ -306,6 +306,11 @@ final class StatusRead implements StatusView {
     @Override
     public int getLeakWatchSnapshots() {
         return agent().leakWatchSnapshots();
+    }
+
+    @Override
+    public String getTimeToOom() {
+        return agent().timeToOom();
     }
 
     @Override

@@ -91,6 +91,9 @@ public interface StatusView {
 
     int getLeakWatchSnapshots();
 
+    /** The last leak watch's projected time to OOM in one line, or why there is none; empty without a census (--gc). */
+    String getTimeToOom();
+
     /**
      * Why the figures that need the profile (samples dropped, tracked objects, estimates, markings,
      * the live report) are 0 or empty although a capture exists: summarising it would take more of

@@ -59,7 +59,7 @@ public class StatusCompositeTest {
     }
 
     private static final StatusRead.Agent AGENT = new StatusRead.Agent("1.2.3", 8L << 20, 7, "/tmp/heaptap-4242",
-            "http://127.0.0.1:8080/", "/tmp/token", "watching", 3);
+            "http://127.0.0.1:8080/", "/tmp/token", "watching", 3, "time to OOM: 9h 50m [9h 40m, 10h]");
     private static final GcCost GC = new GcCost("G1", new HeapSizing(16L << 20, 40L << 20, 256L << 20, 256L << 20),
             30_000_000_000L, List.of(new CollectorCost("G1 Young Generation", CollectorCost.Kind.PAUSES, 400, 2_000)),
             new HeapAroundGc(400, 200L << 20, 20L << 20, 30L << 20),
@@ -136,6 +136,7 @@ public class StatusCompositeTest {
         assertEquals("1.2.3", c.get("agentVersion"));
         assertEquals("watching", c.get("leakWatchState"));
         assertEquals(3, c.get("leakWatchSnapshots"));
+        assertEquals("time to OOM: 9h 50m [9h 40m, 10h]", c.get("timeToOom"));
         assertEquals("", c.get("nativeAgentError"));
         assertEquals("", c.get("profileError"));
     }

@@ -5,6 +5,7 @@ import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.format.GcText;
 import io.heaptap.profile.format.JsonOutput;
 import io.heaptap.profile.format.JsonWriter;
+import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.HeapBudget;
@@ -96,12 +97,16 @@ final class StatusJson {
                 .field("deltaScrapesWaiting", controller.deltaBaselinesOpen())
                 .field("peakBytes", budget.peakBytes())
                 .endObject();
+        LeakReport leakReport = controller.leakReport();
         json.field("nativeMemoryBytes", s.nativeMemory())
                 .field("weakRefs", controller.weakRefs())
                 .field("nativeAgentError", s.nativeError())
                 .field("pid", ProcessHandle.current().pid())
                 .field("agentVersion", version)
                 .field("url", url)
+                .field("leakWatchState", controller.leakWatchState())
+                // The last leak watch's projection, one line with its interval ("" without a census: leaks --gc).
+                .field("timeToOom", leakReport == null ? "" : leakReport.timeToOom())
                 // What the endpoint's network buffers hold outside the heap (Netty's count of the direct memory it
                 // allocated itself; -1 when it leaves that to the JDK, whose BufferPool MXBean then counts it).
                 .field("httpDirectMemoryBytes", PlatformDependent.usedDirectMemory());

@@ -97,6 +97,12 @@ class CensusIT {
             assertEquals(0, text.exitCode(), text::toString);
             assertTrue(text.out().contains("present before heaptap came, or not explained by the sampled sites"), text::toString);
             assertTrue(text.out().contains("time to OOM: "), text::toString);
+            // status shows the last watch's projection too (#36), on its own line.
+            Result status = HeaptapCli.run("status", Long.toString(target.pid()));
+            assertEquals(0, status.exitCode(), status::toString);
+            assertTrue(status.out().lines().anyMatch(l -> l.startsWith("time to OOM:  ") && !l.contains("not projected")),
+                    status::toString);
+            assertTrue(status.out().contains("leak watch:   ended, "), status::toString);
         }
     }
 
