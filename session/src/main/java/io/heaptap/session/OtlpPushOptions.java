@@ -44,7 +44,10 @@ public record OtlpPushOptions(URI endpoint, Duration every) {
     }
 
     /**
-     * From the user's text: {@code url} an {@code http://} or {@code https://} URL with a host
+     * Every refusal's message starts with the option's name ({@code otlp-push}, {@code otlp-every}), so each
+     * door can prefix its own spelling ({@code --} on the command line).
+     *
+     * <p>From the user's text: {@code url} an {@code http://} or {@code https://} URL with a host
      * ({@code http://127.0.0.1:4318}); {@code every} a duration ({@code 60s}, {@code 5m}), null or blank for the default.
      */
     public static OtlpPushOptions parse(String url, String every) {
@@ -55,7 +58,11 @@ public record OtlpPushOptions(URI endpoint, Duration every) {
         if (text.startsWith("-")) {
             throw new IllegalArgumentException("otlp-every must be positive, not " + text);
         }
-        return HumanUnits.parseDuration(text);
+        try {
+            return HumanUnits.parseDuration(text);
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new IllegalArgumentException("otlp-every: " + e.getMessage());
+        }
     }
 
     static URI endpoint(String url) {
