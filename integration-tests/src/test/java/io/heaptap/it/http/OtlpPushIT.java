@@ -146,6 +146,10 @@ class OtlpPushIT {
             }
             assertSite(objects, bytes, truth[0], truth[1], ScrapedAllocations.SMALL_BYTES, interval,
                     "the batch's small site summed over " + pushes.size() + " pushes");
+            for (Push p : pushes) {
+                assertTrue(functions(p.request()).noneMatch(f -> f.startsWith("io.heaptap.") && !f.startsWith("io.heaptap.it.")
+                        || f.startsWith("sun.net.www.")), "the push's own work (encoding, HTTP) is heaptap's, not the application's");
+            }
             Push idle = receiver.next();
             assertEquals(0, small(idle.request(), 1), "a push after the batch does not repeat it: deltas, not totals");
             assertEquals(0, small(idle.request(), 0));
@@ -234,6 +238,13 @@ class OtlpPushIT {
             }
         }
         return sum;
+    }
+
+    /** Every function name of every stack sampled. */
+    private static Stream<String> functions(ExportProfilesServiceRequest r) {
+        ProfilesDictionary d = r.getDictionary();
+        return r.getResourceProfiles(0).getScopeProfiles(0).getProfiles(0).getSamplesList().stream()
+                .flatMap(s -> d.getStackTable(s.getStackIndex()).getLocationIndicesList().stream()).map(l -> name(d, l));
     }
 
     private static String name(ProfilesDictionary d, int location) {
