@@ -7,7 +7,6 @@ import java.net.HttpURLConnection;
 import java.net.PasswordAuthentication;
 import java.net.Proxy;
 import java.net.URI;
-import java.time.Duration;
 
 /**
  * One blocking POST per push with the JDK's {@link HttpURLConnection}, on the push's own thread (which
@@ -16,12 +15,14 @@ import java.time.Duration;
  * application's profile. The connection is closed after each answer ({@code disconnect()}), so the JDK
  * keeps no idle connection and starts no keep-alive timer thread; the application's settings that
  * would otherwise apply are kept out: no proxy (the user named the collector), no response cache, no
- * redirects, no authenticator. The response body (OTLP's partial success, or an error's status) is not
+ * redirects, no authenticator (a JVM-wide default CookieHandler the application installed still sees the
+ * answer: there is no per-connection switch for it). The response body (OTLP's partial success, or an error's status) is not
  * read: the HTTP status is what counts.
  */
 final class HttpOtlpSender implements OtlpSender {
-    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
-    static final Duration READ_TIMEOUT = Duration.ofSeconds(5);
+    /** A collector that does not accept in 3 s, or answer 5 s after the body (per read), costs a failed push. */
+    static final int CONNECT_TIMEOUT_MILLIS = 3_000;
+    static final int READ_TIMEOUT_MILLIS = 5_000;
 
     /** Answers every request for credentials with none, whatever the application's default authenticator would. */
     private static final Authenticator NONE = new Authenticator() {
@@ -35,8 +36,8 @@ final class HttpOtlpSender implements OtlpSender {
     public int post(URI endpoint, byte[] body) throws IOException {
         HttpURLConnection c = (HttpURLConnection) endpoint.toURL().openConnection(Proxy.NO_PROXY);
         try {
-            c.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
-            c.setReadTimeout((int) READ_TIMEOUT.toMillis());
+            c.setConnectTimeout(CONNECT_TIMEOUT_MILLIS);
+            c.setReadTimeout(READ_TIMEOUT_MILLIS);
             c.setUseCaches(false);
             c.setInstanceFollowRedirects(false);
             c.setAuthenticator(NONE);
