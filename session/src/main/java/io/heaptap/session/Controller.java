@@ -145,8 +145,11 @@ public final class Controller {
 
     /** Ends continuous sampling (and a window over it, and the OTLP push). The last window's profile stays. Harmless when off. */
     public void stopContinuous() {
-        stopOtlpPush();
-        sampling.stopContinuous();
+        // Under the push's lock throughout: a push started between the two would outlive continuous sampling.
+        synchronized (pushLock) {
+            stopOtlpPush();
+            sampling.stopContinuous();
+        }
     }
 
     /**
