@@ -79,7 +79,7 @@ public final class AgentEntry {
             start(arguments);
         } catch (SessionConflictException | AgentUnavailableException e) {
             // Serving started; continuous sampling was refused (another profiler holds the capability, no native agent).
-            System.err.println("heaptap: not sampling continuously: " + e.getMessage());
+            System.err.println("heaptap: not sampling continuously (or not pushing): " + e.getMessage());
             throw e;
         } catch (IllegalStateException e) {
             System.err.println("heaptap: not serving: " + e.getMessage());
@@ -97,6 +97,9 @@ public final class AgentEntry {
             arguments.serve().ifPresent(http::start);
             if (arguments.continuous() && controller.continuous() == null) {
                 controller.startContinuous(arguments.service(), "agent arguments");
+            }
+            if (arguments.push().isPresent()) {
+                controller.startOtlpPush(arguments.push().get());
             }
         }
     }

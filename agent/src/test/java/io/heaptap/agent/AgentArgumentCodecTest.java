@@ -46,6 +46,22 @@ class AgentArgumentCodecTest {
     }
 
     @Test
+    void theOtlpPushNeedsContinuousAndAGoodUrl() {
+        AgentArguments a = AgentArguments.parse("serve,continuous,otlp-push=http://10.0.0.5:4318,otlp-every=30s");
+        assertEquals(java.net.URI.create("http://10.0.0.5:4318/v1development/profiles"), a.push().orElseThrow().endpoint());
+        assertEquals(java.time.Duration.ofSeconds(30), a.push().orElseThrow().every());
+        assertEquals(java.time.Duration.ofSeconds(60),
+                AgentArguments.parse("serve,continuous,otlp-push=http://h:4318").push().orElseThrow().every());
+        assertFalse(AgentArguments.parse("serve,continuous").push().isPresent());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentArguments.parse("serve,otlp-push=http://h:4318"))
+                .getMessage().contains("add ,continuous"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentArguments.parse("serve,continuous,otlp-every=30s"))
+                .getMessage().contains("add ,otlp-push=URL"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentArguments.parse("serve,continuous,otlp-push=ftp://h"))
+                .getMessage().contains("not an http:// or https:// URL"));
+    }
+
+    @Test
     void malformedInputIsRefusedWithTheReason() {
         // A bare word is a flag (name=true): read as a number it is refused.
         assertThrows(IllegalArgumentException.class, () -> AgentArgumentCodec.decode("serve,port").number("port"));

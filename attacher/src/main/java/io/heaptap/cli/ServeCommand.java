@@ -11,6 +11,7 @@ import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.exit.HeaptapException;
 import io.heaptap.jmx.HeaptapMXBean;
+import io.heaptap.session.OtlpPushOptions;
 import io.heaptap.session.ServeOptions;
 import io.heaptap.http.TokenFile;
 
@@ -35,7 +36,10 @@ final class ServeCommand extends TargetCommand {
                     Flag.toggle("--continuous", "Also sample continuously until stopped, for Pyroscope/Alloy and Parca:"
                             + " /debug/pprof/allocs is then cumulative, as a Go service serves it (see docs/continuous.md)."),
                     Flag.value("--service", "NAME", "With --continuous: the service name scrapes carry"
-                            + " (default: the main class or jar).")),
+                            + " (default: the main class or jar)."),
+                    Flag.value("--otlp-push", "URL", "With --continuous: also push the profile, as OTLP profiles (alpha), to an"
+                            + " OpenTelemetry Collector's OTLP/HTTP receiver, e.g. http://127.0.0.1:4318 (see docs/continuous.md)."),
+                    Flag.value("--otlp-every", "DURATION", "With --otlp-push: the time between pushes, 1s to 1h (default: 60s).")),
             false);
 
     private final int port;
@@ -45,6 +49,9 @@ final class ServeCommand extends TargetCommand {
     private final boolean stop;
     private final boolean continuous;
     private final String service;
+    private final String otlpPush;
+    private final String otlpEvery;
+    private OtlpPushOptions push;
 
     ServeCommand(Arguments args) {
         super(args);
@@ -55,6 +62,8 @@ final class ServeCommand extends TargetCommand {
         stop = args.has("--stop");
         continuous = args.has("--continuous");
         service = args.value("--service");
+        otlpPush = args.value("--otlp-push");
+        otlpEvery = args.value("--otlp-every");
     }
 
     private ServeOptions options;
@@ -66,6 +75,19 @@ final class ServeCommand extends TargetCommand {
         }
         if (service != null && !continuous) {
             throw new HeaptapException(ExitCode.USAGE, "--service names continuous sampling's scrapes: add --continuous");
+        }
+        if (otlpPush != null && !continuous) {
+            throw new HeaptapException(ExitCode.USAGE, "--otlp-push pushes continuous sampling's profile: add --continuous");
+        }
+        if (otlpEvery != null && otlpPush == null) {
+            throw new HeaptapException(ExitCode.USAGE, "--otlp-every is the period of the OTLP push: add --otlp-push URL");
+        }
+        if (otlpPush != null) {
+            try {
+                push = OtlpPushOptions.parse(otlpPush, otlpEvery);
+            } catch (IllegalArgumentException e) {
+                throw new HeaptapException(ExitCode.USAGE, "--" + e.getMessage());
+            }
         }
         options = options(null);
     }
@@ -116,6 +138,10 @@ final class ServeCommand extends TargetCommand {
             if (service != null) {
                 args.append(",service=").append(AgentArgumentCodec.escape(service));
             }
+            if (push != null) {
+                args.append(",otlp-push=").append(AgentArgumentCodec.escape(push.endpoint().toString()))
+                        .append(",otlp-every=").append(push.every().toMillis()).append("ms");
+            }
         }
         AttachRequests.Served served = AttachRequests.serveWithoutJmx(t, args.toString());
         Terminal.println("pid " + t.pid() + ": serving at " + served.url());
@@ -152,9 +178,12 @@ final class ServeCommand extends TargetCommand {
         String running = h.getContinuous();
         if (!running.isEmpty()) {
             Terminal.println("pid " + pid + ": continuous sampling runs already, " + running);
-            return ExitCode.OK;
+        } else {
+            Terminal.println("pid " + pid + ": continuous sampling " + h.startContinuous(service == null ? "" : service));
         }
-        Terminal.println("pid " + pid + ": continuous sampling " + h.startContinuous(service == null ? "" : service));
+        if (push != null) {
+            Terminal.println("pid " + pid + ": " + h.startOtlpPush(push.endpoint().toString(), push.every().toMillis() + "ms"));
+        }
         return ExitCode.OK;
     }
 

@@ -65,6 +65,26 @@ class MainTest {
         assertEquals("heaptap: unknown option '--durration'; did you mean --duration?\nusage: heaptap start --help\n", r.err());
     }
 
+    /** The OTLP push's refusals come before any attach: one line, the usage exit code. */
+    @Test
+    void otlpPushRefusalsAreUsageErrors() {
+        Result r = capture(() -> Main.run(new String[] {"serve", "4242", "--otlp-push", "http://127.0.0.1:4318"}));
+        assertEquals(2, r.code());
+        assertTrue(r.err().startsWith("heaptap: --otlp-push pushes continuous sampling's profile: add --continuous\n"), r.err());
+        r = capture(() -> Main.run(new String[] {"serve", "4242", "--continuous", "--otlp-push", "ftp://h/x"}));
+        assertEquals(2, r.code());
+        assertTrue(r.err().startsWith("heaptap: --otlp-push: 'ftp://h/x' is not an http:// or https:// URL"), r.err());
+        r = capture(() -> Main.run(new String[] {"serve", "4242", "--continuous", "--otlp-push", "http://h:4318?x=1"}));
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("query or fragment"), r.err());
+        r = capture(() -> Main.run(new String[] {"serve", "4242", "--continuous", "--otlp-push", "http://h:4318", "--otlp-every", "100ms"}));
+        assertEquals(2, r.code());
+        assertTrue(r.err().startsWith("heaptap: --otlp-every must be between 1.0s and 1h00m, not 100ms"), r.err());
+        r = capture(() -> Main.run(new String[] {"serve", "4242", "--continuous", "--otlp-every", "10s"}));
+        assertEquals(2, r.code());
+        assertTrue(r.err().startsWith("heaptap: --otlp-every is the period of the OTLP push: add --otlp-push URL"), r.err());
+    }
+
     @Test
     void versionFromAnywhere() {
         Result top = capture(() -> Main.run(new String[] {"--version"}));

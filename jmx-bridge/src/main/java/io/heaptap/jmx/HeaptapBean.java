@@ -11,6 +11,7 @@ import io.heaptap.profile.leak.LeakFormat;
 import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
+import io.heaptap.session.OtlpPushOptions;
 import io.heaptap.session.HttpServing;
 import io.heaptap.session.LeakWatchOptions;
 import io.heaptap.session.PathOptions;
@@ -264,6 +265,11 @@ final class HeaptapBean implements HeaptapMXBean {
     @Override
     public String startContinuous(String service) {
         return controller.startContinuous(service, "jmx").describe();
+    }
+
+    @Override
+    public String startOtlpPush(String url, String every) {
+        return controller.startOtlpPush(OtlpPushOptions.parse(url, every)).describe();
     }
 
     @Override

@@ -222,6 +222,12 @@ public interface HeaptapMXBean {
     @Impact(MBeanOperationInfo.ACTION_INFO)
     String startContinuous(@Description(name = "service", value = "The service name scrapes carry; empty: the main class or jar") String service);
 
+    @Description("Pushes continuous sampling's profile to an OpenTelemetry Collector's OTLP/HTTP receiver every period, as OTLP"
+            + " profiles (alpha), until continuous sampling stops. Returns the push's status line")
+    @Impact(MBeanOperationInfo.ACTION_INFO)
+    String startOtlpPush(@Description(name = "url", value = "The receiver's http:// or https:// URL, e.g. http://127.0.0.1:4318") String url,
+                         @Description(name = "every", value = "The time between pushes, 1s to 1h; empty: 60s") String every);
+
     @Description("Stops continuous sampling (and a capture running over it); harmless when off")
     @Impact(MBeanOperationInfo.ACTION)
     void stopContinuous();

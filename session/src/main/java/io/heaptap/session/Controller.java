@@ -57,6 +57,9 @@ public final class Controller {
     /** Continuous sampling's status figures, kept a second: small, so they hold no share of the budget. */
     private ProfileFigures continuousFigures;
     private long continuousFiguresNanos;
+    /** The OTLP push while it runs, else null; started and stopped under {@link #pushLock}, never the session's lock. */
+    private volatile OtlpPush push;
+    private final Object pushLock = new Object();
 
     public Controller() {
         this(DumpDirectory.forThisJvm());
@@ -140,9 +143,77 @@ public final class Controller {
         return sampling.startContinuous(service, client);
     }
 
-    /** Ends continuous sampling (and a window over it). The last window's profile stays. Harmless when off. */
+    /** Ends continuous sampling (and a window over it, and the OTLP push). The last window's profile stays. Harmless when off. */
     public void stopContinuous() {
-        sampling.stopContinuous();
+        // Under the push's lock throughout: a push started between the two would outlive continuous sampling.
+        synchronized (pushLock) {
+            stopOtlpPush();
+            sampling.stopContinuous();
+        }
+    }
+
+    /**
+     * Pushes continuous sampling's profile to an OTLP/HTTP receiver every period ({@link OtlpPush}) until
+     * continuous sampling stops. A push to the same endpoint running already is kept (its status is
+     * returned); one to another is refused.
+     *
+     * @throws SessionConflictException continuous sampling is off, or a push to another endpoint runs
+     */
+    public OtlpPushStatus startOtlpPush(OtlpPushOptions options) {
+        return startOtlpPush(options, new HttpOtlpSender(), OtlpPushOptions.MAX_BODY_BYTES);
+    }
+
+    OtlpPushStatus startOtlpPush(OtlpPushOptions options, OtlpSender sender, int maxBodyBytes) {
+        synchronized (pushLock) {
+            sampling.requireAgent();
+            if (sampling.continuous() == null) {
+                throw new SessionConflictException("the OTLP push sends continuous sampling's profile, which is off:"
+                        + " start it first ('heaptap serve --continuous PID')");
+            }
+            OtlpPush running = push;
+            if (running != null) {
+                if (running.options().endpoint().equals(options.endpoint())) {
+                    return running.status();
+                }
+                throw new SessionConflictException("continuous sampling pushes to " + running.options().endpoint()
+                        + " already; stop continuous sampling first to push elsewhere");
+            }
+            OtlpPush started = new OtlpPush(options, continuousDeltas(this::otlpBody), sender, maxBodyBytes);
+            started.start();
+            push = started;
+            return started.status();
+        }
+    }
+
+    /** Continuous sampling's deltas, one after the other, each encoded by {@code encode}. */
+    OtlpPush.Deltas continuousDeltas(Function<AllocationProfile, byte[]> encode) {
+        return new ContinuousDeltas(reader, encode);
+    }
+
+    /** A delta as the push's OTLP body: the service and host its scrapes carry as resource attributes. */
+    private byte[] otlpBody(AllocationProfile delta) {
+        ScrapeLabels labels = scrapeLabels();
+        if (labels == null) {
+            throw new SessionConflictException("continuous sampling stopped");
+        }
+        return ProfileWriter.otlpPush(delta, labels.service(), labels.host());
+    }
+
+    /** Stops the OTLP push; harmless when none runs. */
+    public void stopOtlpPush() {
+        synchronized (pushLock) {
+            OtlpPush running = push;
+            push = null;
+            if (running != null) {
+                running.stop();
+            }
+        }
+    }
+
+    /** The OTLP push's figures, or null when none runs. */
+    public OtlpPushStatus otlpPush() {
+        OtlpPush running = push;
+        return running == null ? null : running.status();
     }
 
     /** Continuous sampling now, or null when off. */
@@ -297,8 +368,11 @@ public final class Controller {
         }
     }
 
+    /** The session now; the continuous line names the OTLP push and its figures while one runs. */
     public SessionStatus status() {
-        return sampling.status();
+        SessionStatus s = sampling.status();
+        OtlpPushStatus p = otlpPush();
+        return p == null || s.continuous().isEmpty() ? s : s.withContinuous(s.continuous() + "; " + p.describe());
     }
 
     /**

@@ -126,6 +126,54 @@ final class ProfileReader {
         }
     }
 
+    /** A delta's encoding, and the baseline of the next delta, taken from the same snapshot. */
+    record Chained<T>(T value, DeltaBaseline next) {
+    }
+
+    /**
+     * Continuous sampling's delta since {@code since}, encoded by {@code use}, and the baseline the next
+     * delta starts from, made from the same snapshot: chained deltas neither lose nor repeat a sample.
+     * The new baseline holds its share of the budget until closed, as {@link #deltaBaseline}'s does;
+     * {@code since} is left open (close it when done with it).
+     */
+    <T> Chained<T> withChainedDelta(DeltaBaseline since, ProfileFormat format, String what, Function<AllocationProfile, T> use) {
+        TableSizes sizes = sampling.requireAgent().tableSizes();
+        HeapBudget.Reservation kept = budget.reserveKept(DumpCost.counters(sizes), DumpCost.deltaAndEncode(sizes, format), what,
+                instead);
+        DeltaBaseline[] next = new DeltaBaseline[1];
+        try {
+            T value = withinBudget(() -> {
+                ContinuousRun run = sampling.requireContinuous();
+                if (!since.isOpen()) {
+                    throw new SessionConflictException("continuous sampling was restarted since the last delta");
+                }
+                List<String> warnings = new ArrayList<>();
+                LiveProof proof = sampling.proveContinuous(run, false, warnings);
+                NativeSnapshot snapshot;
+                try {
+                    snapshot = sampling.requireAgent().cumulativeSnapshot(LiveFilter.NONE, proof);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                DumpHeader header = sampling.continuousHeader(run, warnings, proof);
+                AllocationProfile delta = since.delta(header, snapshot);
+                SiteCounters counters = SiteCounters.of(snapshot);
+                kept.keepOnly(counters.heapBytes());
+                next[0] = new DeltaBaseline(true, header, counters, kept, baselines::remove);
+                baselines.add(next[0]);
+                return delta;
+            }, format, true, use);
+            return new Chained<>(value, next[0]);
+        } catch (RuntimeException | Error e) {
+            if (next[0] != null) {
+                next[0].close();
+            } else {
+                kept.close();
+            }
+            throw e;
+        }
+    }
+
     int deltaBaselinesOpen() {
         return baselines.size();
     }

@@ -42,6 +42,12 @@ public record SessionStatus(SessionState state, String startedBy, Instant starte
                 intervals, "", null);
     }
 
+    /** The same with another continuous line. */
+    public SessionStatus withContinuous(String line) {
+        return new SessionStatus(state, startedBy, startedAt, endsAt, timeLeftMillis, options, samples, nativeMemory, nativeError, gc,
+                intervalBytes, intervals, line, samplingCost);
+    }
+
     /** The sampling in words: {@code 512.0 KiB (fixed)}, or the interval now, its range and the target; {@code -} when idle. */
     public String describeSampling() {
         if (intervals == null) {

@@ -10,6 +10,7 @@ import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.HeapBudget;
 import io.heaptap.session.HeapBudgetException;
+import io.heaptap.session.OtlpPushStatus;
 import io.heaptap.session.ProfileFigures;
 import io.heaptap.session.SessionStatus;
 
@@ -38,6 +39,23 @@ final class StatusJson {
                 .field("endsAt", s.endsAt() == null ? null : s.endsAt().toString())
                 .field("timeLeftMillis", s.timeLeftMillis())
                 .field("continuous", s.continuous().isEmpty() ? null : s.continuous());
+        // The OTLP push's figures for scripts (the continuous line says the same in words); null when none runs.
+        OtlpPushStatus push = controller.otlpPush();
+        json.name("otlpPush");
+        if (push == null) {
+            json.value((String) null);
+        } else {
+            json.beginObject()
+                    .field("endpoint", push.options().endpoint().toString())
+                    .field("everyMillis", push.options().every().toMillis())
+                    .field("sent", push.sent())
+                    .field("failed", push.failed())
+                    .field("notSent", push.notSent())
+                    .field("bytesSent", push.bytesSent())
+                    .field("lastSentAt", push.lastSentAt() == null ? null : push.lastSentAt().toString())
+                    .field("lastError", push.lastError().isEmpty() ? null : push.lastError())
+                    .endObject();
+        }
         json.name("options");
         CaptureOptions o = s.options();
         if (o == null) {

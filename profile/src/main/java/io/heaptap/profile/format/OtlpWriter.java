@@ -27,7 +27,8 @@ import java.util.function.ToLongFunction;
  * Values are Poisson-weighted estimates; each sample carries how many samples
  * ({@code heaptap.samples}) or proven tracked objects ({@code heaptap.tracked}) stand behind it.
  * Samples whose value rounds to zero are left out. The resource says which JVM: the main class or
- * jar as {@code service.name} (never the command's arguments, which may hold secrets), the pid, the VM.
+ * jar as {@code service.name} (never the command's arguments, which may hold secrets), the pid, the VM;
+ * continuous sampling's push gives the service its scrapes carry, and the host's name.
  */
 final class OtlpWriter implements ProfileWriter {
     // field numbers of profiles.proto, resource.proto and common.proto (opentelemetry-proto 1.10)
@@ -37,13 +38,30 @@ final class OtlpWriter implements ProfileWriter {
     private static final int SAMPLE_TYPE = 1, SAMPLES = 2, TIME_UNIX_NANO = 3, DURATION_NANO = 4, PERIOD_TYPE = 5, PERIOD = 6;
     private static final int STACK_INDEX = 1, ATTRIBUTE_INDICES = 2, VALUES = 4;
 
+    /** {@code service.name}, or null for the main class or jar; {@code host.name}, or null for none. */
+    private final String service;
+    private final String host;
+
+    OtlpWriter() {
+        this(null, null);
+    }
+
+    OtlpWriter(String service, String host) {
+        this.service = service;
+        this.host = host;
+    }
+
     @Override
     public void write(AllocationProfile profile, OutputStream out) throws IOException {
-        out.write(encode(profile));
+        out.write(encode(profile, service, host));
         out.flush();
     }
 
     static byte[] encode(AllocationProfile profile) {
+        return encode(profile, null, null);
+    }
+
+    static byte[] encode(AllocationProfile profile, String service, String host) {
         OtlpDictionary dictionary = new OtlpDictionary();
         List<Site> sites = new ArrayList<>(profile.sites().size());
         for (AllocationSite site : profile.sites()) {
@@ -63,7 +81,7 @@ final class OtlpWriter implements ProfileWriter {
         scope.message(PROFILES, profile(dictionary, info, sites, "inuse_objects", "count", "heaptap.tracked",
                 s -> Math.round(s.site.live().proven().objects().value()), s -> s.site.live().proven().tracked()));
 
-        ProtoWriter resourceProfiles = new ProtoWriter().message(RESOURCE, resource(info.target())).message(SCOPE_PROFILES, scope);
+        ProtoWriter resourceProfiles = new ProtoWriter().message(RESOURCE, resource(info.target(), service, host)).message(SCOPE_PROFILES, scope);
         return new ProtoWriter().message(RESOURCE_PROFILES, resourceProfiles).message(DICTIONARY, dictionary.encode()).toByteArray();
     }
 
@@ -93,10 +111,13 @@ final class OtlpWriter implements ProfileWriter {
     }
 
     /** Resource attributes of the OpenTelemetry semantic conventions. */
-    private static ProtoWriter resource(TargetInfo target) {
-        return new ProtoWriter()
-                .message(1, keyValue("service.name", new ProtoWriter().string(1, target.serviceName())))
-                .message(1, keyValue("process.pid", new ProtoWriter().oneofUint64(3, target.pid())))
+    private static ProtoWriter resource(TargetInfo target, String service, String host) {
+        ProtoWriter resource = new ProtoWriter()
+                .message(1, keyValue("service.name", new ProtoWriter().string(1, service == null ? target.serviceName() : service)));
+        if (host != null) {
+            resource.message(1, keyValue("host.name", new ProtoWriter().string(1, host)));
+        }
+        return resource.message(1, keyValue("process.pid", new ProtoWriter().oneofUint64(3, target.pid())))
                 .message(1, keyValue("process.runtime.name", new ProtoWriter().string(1, nonNull(target.vmName()))))
                 .message(1, keyValue("process.runtime.version", new ProtoWriter().string(1, nonNull(target.javaVersion()))));
     }

@@ -52,6 +52,14 @@ public interface ProfileWriter {
         return out.toByteArray();
     }
 
+    /**
+     * OTLP for continuous sampling's push to a collector: {@code service.name} the service its scrapes
+     * carry, and {@code host.name}, as resource attributes.
+     */
+    static byte[] otlpPush(AllocationProfile profile, String service, String host) {
+        return OtlpWriter.encode(profile, service, host);
+    }
+
     /** The whole output in memory (dumps are small: a few MB at most). */
     static byte[] toBytes(AllocationProfile profile, ProfileFormat format) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

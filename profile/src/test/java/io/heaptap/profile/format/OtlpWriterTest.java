@@ -169,6 +169,22 @@ class OtlpWriterTest {
         assertEquals("java", new TargetInfo(1, "", "", null).serviceName());
     }
 
+    /** Continuous sampling's push names the service its scrapes carry (not the main class) and the host. */
+    @Test
+    void thePushNamesTheServiceAndHostItIsGiven() throws Exception {
+        ProfilesData data = ProfilesData.parseFrom(ProfileWriter.otlpPush(WritersTest.profile(), "checkout", "node-7"));
+        Map<String, AnyValue> attributes = data.getResourceProfiles(0).getResource().getAttributesList().stream()
+                .collect(Collectors.toMap(KeyValue::getKey, KeyValue::getValue, (a, b) -> a, LinkedHashMap::new));
+        assertEquals("checkout", attributes.get("service.name").getStringValue());
+        assertEquals("node-7", attributes.get("host.name").getStringValue());
+        assertTrue(attributes.containsKey("process.pid"));
+        assertEquals(decode(WritersTest.profile()).getResourceProfiles(0).getScopeProfilesList(),
+                data.getResourceProfiles(0).getScopeProfilesList(), "the same profiles; only the resource differs");
+        ProfilesData file = decode(WritersTest.profile());
+        assertTrue(file.getResourceProfiles(0).getResource().getAttributesList().stream().noneMatch(a -> a.getKey().equals("host.name")),
+                "a file names no host");
+    }
+
     @Test
     void anEmptyProfileIsValidWithNoSamples() throws Exception {
         AllocationProfile p = WritersTest.profile();
