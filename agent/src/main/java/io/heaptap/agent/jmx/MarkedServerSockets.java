@@ -23,7 +23,8 @@ import java.rmi.server.RMIServerSocketFactory;
  * RMI server in the JVM, the application's included. So the mark is taken when the serving thread
  * first touches the socket and given back when it closes it: the application's own RMI calls served
  * later by the same thread stay the application's. What RMI allocates on that thread before it touches
- * the socket (the thread's new name, some 40 bytes a connection) stays unmarked.
+ * the socket (the thread's new name and, on a new pool thread, its thread-local map: about 100 bytes a
+ * connection) stays unmarked.
  */
 final class MarkedServerSockets implements RMIServerSocketFactory {
     private static final int BACKLOG = 16;

@@ -42,8 +42,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * file, and it does not keep a JVM alive whose main has returned.
  */
 class OwnConnectorIT {
-    /** Frames that only serving a JMX request over RMI puts on a stack. */
-    static final List<String> SERVING_FRAMES = List.of("sun.rmi.transport.tcp.TCPTransport$ConnectionHandler.run0",
+    /**
+     * Frames that only serving a JMX request over RMI puts on a stack, once the serving thread has the socket.
+     * Not the connection handler's start: before it touches the socket, RMI names the thread and, on a new pool
+     * thread, makes its thread-local map (about 100 bytes a connection, unmarked; docs/internals.md).
+     */
+    static final List<String> SERVING_FRAMES = List.of("sun.rmi.transport.tcp.TCPTransport.handleMessages",
             "javax.management.remote.rmi.RMIConnectionImpl", "sun.rmi.server.MarshalInputStream");
 
     static final ObjectName MEMORY = Jmx.objectName("java.lang:type=Memory");
