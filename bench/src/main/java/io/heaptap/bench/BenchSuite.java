@@ -53,7 +53,8 @@ public final class BenchSuite {
      */
     static final long SMOKE_MILLIS = 300;
 
-    static final List<String> SECTIONS = List.of("overhead", "speed", "attach", "memory", "gc", "humongous", "dump", "accuracy");
+    static final List<String> SECTIONS = List.of("overhead", "speed", "attach", "memory", "gc", "humongous", "dump", "accuracy",
+            "footprint");
 
     private BenchSuite(Path jar, Path classes, Path asyncProfilerJar, boolean quick, int reps, List<BenchTarget.Jdk> jdks,
             Set<String> sections) throws IOException {
@@ -162,6 +163,10 @@ public final class BenchSuite {
         checkpoint.save();
         if (sections.contains("dump")) {
             dumpTimes(newest);
+        }
+        checkpoint.save();
+        if (sections.contains("footprint")) {
+            report.addAll(new FootprintBench(classes, commands, quick).run(newest, reps));
         }
         checkpoint.save();
         report.addAll(Goals.table(jdks, measured));
