@@ -110,7 +110,7 @@ final class FootprintBench {
     private Result once(BenchTarget.Jdk jdk, String heap, List<String> collector, Mode mode, long window) throws Exception {
         Path log = Files.createTempFile("heaptap-footprint-gc", ".log");
         List<String> jvmArgs = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap, "-Dbench.window=" + window,
-                "-Xlog:gc:file=" + log + ":uptimemillis"));
+                "-Xlog:gc:file=" + log + ":uptimemillis:filecount=0"));  // no rotation: the whole window in one file
         jvmArgs.addAll(collector);
         try (BenchTarget t = new BenchTarget(jdk, classes, FootprintTarget.class, jvmArgs)) {
             String pid = Long.toString(t.pid());
