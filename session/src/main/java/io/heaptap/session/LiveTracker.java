@@ -132,8 +132,9 @@ final class LiveTracker {
         long max = beans.heap().maxBytes();
         long after = beans.heapAfterGc();
         if (max > 0 && after >= 0 && after >= CRITICAL_SHARE * max) {
-            agent.releaseUnexamined();
+            // Recorded first: whoever sees the release (a status, a test) sees why it happened too.
             lastCriticalHeap = after;
+            agent.releaseUnexamined();
         }
     }
 
