@@ -53,8 +53,9 @@ final class HeaptapBean implements HeaptapMXBean {
     }
 
     private StatusRead.Agent agentFacts() {
+        LeakReport leaks = controller.leakReport();  // once: the snapshot count and the time to OOM are of one report
         return new StatusRead.Agent(getAgentVersion(), getHeapBudgetBytes(), getWeakRefs(), getDumpDirectory(), getHttpUrl(),
-                getHttpTokenFile(), getLeakWatchState(), getLeakWatchSnapshots(), getTimeToOom());
+                getHttpTokenFile(), getLeakWatchState(), snapshots(leaks), timeToOom(leaks));
     }
 
     @Override
@@ -398,13 +399,19 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public int getLeakWatchSnapshots() {
-        LeakReport r = controller.leakReport();
-        return r == null ? 0 : r.watch().snapshots();
+        return snapshots(controller.leakReport());
     }
 
     @Override
     public String getTimeToOom() {
-        LeakReport r = controller.leakReport();
+        return timeToOom(controller.leakReport());
+    }
+
+    private static int snapshots(LeakReport r) {
+        return r == null ? 0 : r.watch().snapshots();
+    }
+
+    private static String timeToOom(LeakReport r) {
         return r == null ? "" : r.timeToOom();
     }
 

@@ -143,23 +143,12 @@ final class ProfileReader {
         DeltaBaseline[] next = new DeltaBaseline[1];
         try {
             T value = withinBudget(() -> {
-                ContinuousRun run = sampling.requireContinuous();
-                if (!since.isOpen()) {
-                    throw new SessionConflictException("continuous sampling was restarted since the last delta");
-                }
-                List<String> warnings = new ArrayList<>();
-                LiveProof proof = sampling.proveContinuous(run, false, warnings);
-                NativeSnapshot snapshot;
-                try {
-                    snapshot = sampling.requireAgent().cumulativeSnapshot(LiveFilter.NONE, proof);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                DumpHeader header = sampling.continuousHeader(run, warnings, proof);
-                AllocationProfile delta = since.delta(header, snapshot);
-                SiteCounters counters = SiteCounters.of(snapshot);
+                ContinuousReading now = continuousReading(LiveFilter.NONE, false, since,
+                        "continuous sampling was restarted since the last delta");
+                AllocationProfile delta = since.delta(now.header(), now.snapshot());
+                SiteCounters counters = SiteCounters.of(now.snapshot());
                 kept.keepOnly(counters.heapBytes());
-                next[0] = new DeltaBaseline(true, header, counters, kept, baselines::remove);
+                next[0] = new DeltaBaseline(true, now.header(), counters, kept, baselines::remove);
                 baselines.add(next[0]);
                 return delta;
             }, format, true, use);
@@ -190,9 +179,22 @@ final class ProfileReader {
 
     /** {@code since}: the difference from that baseline, else everything since continuous sampling began. */
     private AllocationProfile continuousProfileNow(LiveFilter filter, boolean gc, DeltaBaseline since) {
+        ContinuousReading now = continuousReading(filter, gc, since, "continuous sampling was restarted during the window; retry");
+        return since == null ? now.header().profile(now.snapshot()) : since.delta(now.header(), now.snapshot());
+    }
+
+    /** Continuous sampling's counters now and the header that describes them, undecoded. */
+    private record ContinuousReading(DumpHeader header, NativeSnapshot snapshot) {
+    }
+
+    /**
+     * The one read of continuous sampling behind a profile, a delta and a push's chained delta. Under the
+     * session's lock; {@code restarted}: the refusal when {@code since} was closed by a restart.
+     */
+    private ContinuousReading continuousReading(LiveFilter filter, boolean gc, DeltaBaseline since, String restarted) {
         ContinuousRun run = sampling.requireContinuous();
         if (since != null && !since.isOpen()) {
-            throw new SessionConflictException("continuous sampling was restarted during the window; retry");
+            throw new SessionConflictException(restarted);
         }
         List<String> warnings = new ArrayList<>();
         LiveProof proof = sampling.proveContinuous(run, gc, warnings);
@@ -202,8 +204,7 @@ final class ProfileReader {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        DumpHeader header = sampling.continuousHeader(run, warnings, proof);
-        return since == null ? header.profile(snapshot) : since.delta(header, snapshot);
+        return new ContinuousReading(sampling.continuousHeader(run, warnings, proof), snapshot);
     }
 
     /** {@code since}: the difference from that baseline, else the whole capture. Under the session's lock. */
