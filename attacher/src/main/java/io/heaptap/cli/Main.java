@@ -29,8 +29,8 @@ public final class Main {
             "6:the target JVM exited", "130:interrupted (Ctrl-C); what was collected is still written");
 
     /** The subcommands' names, in help order. */
-    static final List<String> SUBCOMMANDS = List.of("list", "capture", "leaks", "paths", "start", "stop", "status",
-            "dump", "reset", "serve", "demo", "__demo-target");
+    static final List<String> SUBCOMMANDS = List.of("list", "capture", "leaks", "paths", "census", "start", "stop",
+            "status", "dump", "reset", "serve", "demo", "__demo-target");
 
     private Main() {
     }
@@ -42,6 +42,7 @@ public final class Main {
             case "capture" -> CaptureCommand.SYNTAX;
             case "leaks" -> LeaksCommand.SYNTAX;
             case "paths" -> PathsCommand.SYNTAX;
+            case "census" -> CensusCommand.SYNTAX;
             case "start" -> StartCommand.SYNTAX;
             case "stop" -> StopCommand.SYNTAX;
             case "status" -> StatusCommand.SYNTAX;
@@ -61,6 +62,7 @@ public final class Main {
             case "capture" -> new CaptureCommand(args);
             case "leaks" -> new LeaksCommand(args);
             case "paths" -> new PathsCommand(args);
+            case "census" -> new CensusCommand(args);
             case "start" -> new StartCommand(args);
             case "stop" -> new StopCommand(args);
             case "status" -> new StatusCommand(args);

@@ -5,6 +5,7 @@ import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.TopSites;
+import io.heaptap.profile.census.CensusFormat;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.leak.LeakEvidence;
 import io.heaptap.profile.leak.LeakFormat;
@@ -351,7 +352,10 @@ final class HeaptapBean implements HeaptapMXBean {
     @Override
     public List<AllocationRow> topAllocations(int asked) {
         int n = rows(asked);
-        AllocationProfile p = controller.recentProfile();
+        return controller.peekProfile(p -> allocationRows(p, n));
+    }
+
+    private static List<AllocationRow> allocationRows(AllocationProfile p, int n) {
         List<AllocationRow> rows = new ArrayList<>();
         if (p == null) {
             return rows;
@@ -367,7 +371,10 @@ final class HeaptapBean implements HeaptapMXBean {
     @Override
     public List<LiveRow> topLive(int asked) {
         int n = rows(asked);
-        AllocationProfile p = controller.recentProfile();
+        return controller.peekProfile(p -> liveRows(p, n));
+    }
+
+    private static List<LiveRow> liveRows(AllocationProfile p, int n) {
         List<LiveRow> rows = new ArrayList<>();
         if (p == null) {
             return rows;
@@ -457,6 +464,12 @@ final class HeaptapBean implements HeaptapMXBean {
             throw new IllegalStateException("no leak watch has run since the agent was loaded or reset: start one with startLeakWatch");
         }
         return new String(f.render(r), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String classCensus(int n, String format) {
+        CensusFormat f = CensusFormat.parse(StartArguments.text(format));
+        return f.render(controller.classCensus(n == 0 ? CensusFormat.DEFAULT_CLASSES : n), ProcessHandle.current().pid());
     }
 
     /** Rows asked for: 0 (JConsole's untouched field) is the default, else 1 to {@value #MAX_ROWS}. */

@@ -279,4 +279,10 @@ public interface HeaptapMXBean {
 
     @Description("The leak report: text, json (with each site's series) or html (a chart of live bytes over time)")
     String leakReport(@Description(name = "format", value = "text, json or html. Default: text") String format);
+
+    @Description("An exact class census of the whole heap now (instances and bytes per class): a forced whole-heap"
+            + " collection, then the JVM's own GC.class_histogram. Pauses the application twice; needs no capture")
+    @Impact(MBeanOperationInfo.ACTION_INFO)
+    String classCensus(@Description(name = "n", value = "How many classes by name, 1-1000; the rest is one row. Default (0): 20") int n,
+                       @Description(name = "format", value = "text or json. Default: text") String format);
 }

@@ -49,23 +49,21 @@ final class ClassCensusTaker {
     private final HeapBudget budget;
     private final GcBeans beans;
     private final Source source;
-    private final int top;
 
-    ClassCensusTaker(HeapBudget budget, GcBeans beans, Source source, int top) {
+    ClassCensusTaker(HeapBudget budget, GcBeans beans, Source source) {
         this.budget = budget;
         this.beans = beans;
         this.source = source;
-        this.top = top;
     }
 
     /**
-     * The census now, dated in milliseconds since {@code originNanos} (the watch's start) as of the moment it was asked for:
-     * what it counts is the heap then.
+     * The census now, naming the {@code top} classes with the most bytes, dated in milliseconds since
+     * {@code originNanos} (the watch's start) as of the moment it was asked for: what it counts is the heap then.
      *
      * @throws HeapBudgetException   it would not fit heaptap's heap budget (nothing was asked of the JVM)
      * @throws IllegalStateException the JVM refused or failed it
      */
-    ClassCensus take(long originNanos) {
+    ClassCensus take(long originNanos, int top) {
         long loaded = source.loadedClasses();
         long need = ClassHistogram.heapNeeded(loaded);
         try (HeapBudget.Reservation reserved = budget.reserve(need, "a class census of " + loaded + " loaded classes", "run 'jcmd "

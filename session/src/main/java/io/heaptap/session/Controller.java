@@ -8,7 +8,7 @@ import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.TargetInfo;
-import io.heaptap.profile.census.ClassCensus;
+import io.heaptap.profile.census.CensusReading;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.format.ProfileWriter;
 import io.heaptap.profile.leak.LeakReport;
@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -37,11 +38,13 @@ import java.util.function.Predicate;
  * <p>It wires three parts and hands each door's call to one of them: {@link Sampling} owns the
  * sampler (captures, continuous sampling, the time box, the governor) and the session's lock;
  * {@link ProfileReader} reads the counters within heaptap's heap budget (profiles, deltas, raw dumps,
- * reference paths); {@link LeakWatch} is a client of both. The time box is enforced twice: a timer
+ * reference paths); {@link LeakWatch} is a client of both, with a lock of its own. The time box is enforced twice: a timer
  * stops the capture, and the native sampler refuses samples past the deadline on its own.
  */
 public final class Controller {
     private static final long RECENT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** The most classes a census asked for on its own names; the rest is one row, so its size is bounded. */
+    public static final int MAX_CENSUS_CLASSES = 1000;
     private final ScheduledExecutorService timer;
     private final TargetInfo target;
     private final DumpDirectory dumpDirectory;
@@ -50,13 +53,18 @@ public final class Controller {
     private final Sampling sampling;
     private final ProfileReader reader;
     private final LeakWatch leakWatch;
-    /** The profile JMX attribute reads share for a second ({@link #recentProfile}), and its share of the budget. */
-    private AllocationProfile recentProfile;
-    private HeapBudget.Reservation recentReservation;
-    private long recentProfileNanos;
-    /** Continuous sampling's status figures, kept a second: small, so they hold no share of the budget. */
-    private ProfileFigures continuousFigures;
-    private long continuousFiguresNanos;
+    private final ClassCensusTaker census;
+    /** One census asked for on its own at a time: each pauses the application twice. */
+    private final Semaphore censusSlot = new Semaphore(1);
+    /**
+     * The status's figures, kept a second for every door (JConsole polls each attribute; a decode per
+     * attribute would be wasted work). Small, so they hold no share of the budget. Guarded by the
+     * session's lock; {@link #figuresGeneration} counts the captures started and ended, so figures read
+     * across a change are not kept.
+     */
+    private ProfileFigures figures;
+    private long figuresNanos;
+    private long figuresGeneration;
     /** The OTLP push while it runs, else null; started and stopped under {@link #pushLock}, never the session's lock. */
     private volatile OtlpPush push;
     private final Object pushLock = new Object();
@@ -90,9 +98,8 @@ public final class Controller {
         Hooks hooks = new Hooks();
         this.sampling = new Sampling(sampler, nativeError, gcBeans, timer, target, budget, listeners, hooks);
         this.reader = new ProfileReader(sampling, budget, new RawDumps(timer), target.pid());
-        this.leakWatch = new LeakWatch(this, timer, listeners, target.pid(),
-                new ClassCensusTaker(budget, gcBeans, ClassCensusTaker.PLATFORM, ClassCensus.DEFAULT_TOP),
-                () -> NoMarkingCause.read(gcBeans));
+        this.census = new ClassCensusTaker(budget, gcBeans, ClassCensusTaker.PLATFORM);
+        this.leakWatch = new LeakWatch(this, timer, listeners, target.pid(), census, () -> NoMarkingCause.read(gcBeans));
     }
 
     /** What the sampling owner tells the others, under the session's lock. */
@@ -109,12 +116,13 @@ public final class Controller {
 
         @Override
         public void captureChanged() {
-            forgetRecentProfile();
+            figures = null;
+            figuresGeneration++;
         }
 
         @Override
-        public void captureEnded(String reason) {
-            leakWatch.captureEnded(reason);
+        public void captureEnded(Instant startedAt, String reason) {
+            leakWatch.captureEnded(startedAt, reason);
         }
     }
 
@@ -236,31 +244,28 @@ public final class Controller {
      * snapshot every step, ranked by leak evidence. Refused while a capture or a watch runs.
      */
     public void startLeakWatch(LeakWatchOptions options, String client) {
-        synchronized (lock()) {
-            sampling.requireAgent();
-            leakWatch.start(options, Sampling.clientLabel(client));
-        }
+        sampling.requireAgent();
+        leakWatch.start(options, Sampling.clientLabel(client));
     }
 
     /** Ends the leak watch now, with a last snapshot, and stops its capture. Harmless when none runs. */
     public void stopLeakWatch() {
-        synchronized (lock()) {
-            leakWatch.end("stopped");
-        }
+        leakWatch.end("stopped");
     }
 
     /** idle (no watch since the last reset), watching, or ended. */
     public String leakWatchState() {
-        synchronized (lock()) {
-            return leakWatch.state().label();
-        }
+        return leakWatch.state().label();
     }
 
     /** The leak ranking as of the last snapshot; null when no watch has run since the last reset. */
     public LeakReport leakReport() {
-        synchronized (lock()) {
-            return leakWatch.report();
-        }
+        return leakWatch.report();
+    }
+
+    /** The leak watch's own lock (taken before the session's), for tests that hold its timer back. */
+    Object leakWatchLock() {
+        return leakWatch.lock();
     }
 
     public void addListener(SessionListener listener) {
@@ -272,83 +277,52 @@ public final class Controller {
     }
 
     /**
-     * The profile as of at most a second ago, for attribute reads (JConsole polls every few
-     * seconds; a fresh snapshot per attribute would be wasted work). Null when idle. It holds its
-     * share of the heap budget while kept, and is dropped two seconds after it was made.
+     * The current or last capture's profile, handed to {@code use} within heaptap's heap budget, for a
+     * status or a table of top sites: unlike {@link #withProfile} it is not the user's fetch, so an ended
+     * capture nobody dumped stays protected from a reset by continuous sampling. {@code use} gets null
+     * when no capture has run.
      *
      * @throws HeapBudgetException the profile is too big to decode within heaptap's heap budget
      */
-    public AllocationProfile recentProfile() {
-        synchronized (lock()) {
-            if (sampling.state() == SessionState.IDLE) {
-                return null;
-            }
-            if (recentProfile == null || System.nanoTime() - recentProfileNanos > RECENT_NANOS) {
-                forgetRecentProfile();
-                HeapBudget.Reservation reservation = reader.reserve(null, false, false);  // never wait holding the lock
-                try {
-                    recentProfile = reader.profileNow(LiveFilter.NONE, false, null);
-                } catch (RuntimeException | Error e) {
-                    reservation.close();
-                    throw e;
-                }
-                recentReservation = reservation;
-                recentProfileNanos = System.nanoTime();
-                timer.schedule(this::forgetStaleRecentProfile, 2 * RECENT_NANOS, TimeUnit.NANOSECONDS);
-            }
-            return recentProfile;
-        }
+    public <T> T peekProfile(Function<AllocationProfile, T> use) {
+        return reader.peekProfile(use);
     }
 
     /**
-     * The figures a status shows: of the current or last capture (from {@link #recentProfile}), else of
-     * continuous sampling while it runs (decoded within the heap budget, which is given back before
-     * this returns; the figures are kept a second), else null.
+     * The figures a status shows: of the current or last capture, else of continuous sampling while it
+     * runs, else null. Each read decodes within the heap budget, which is given back before this
+     * returns; the figures are kept a second.
      *
      * @throws HeapBudgetException the profile is too big to decode within heaptap's heap budget
      */
     public ProfileFigures profileFigures() {
+        boolean capture;
+        long generation;
         synchronized (lock()) {
-            if (sampling.state() != SessionState.IDLE) {
-                AllocationProfile recent = recentProfile();
-                return recent == null ? null : ProfileFigures.of(recent, "capture");
-            }
-            if (sampling.continuous() == null) {
+            capture = sampling.state() != SessionState.IDLE;
+            if (!capture && sampling.continuous() == null) {
                 return null;
             }
-            if (continuousFigures != null && System.nanoTime() - continuousFiguresNanos <= RECENT_NANOS) {
-                return continuousFigures;
+            if (figures != null && System.nanoTime() - figuresNanos <= RECENT_NANOS) {
+                return figures;
             }
+            generation = figuresGeneration;
         }
         // Outside the lock: the reservation may wait for other requests to give theirs back.
-        ProfileFigures figures;
+        ProfileFigures read;
         try {
-            figures = reader.withContinuousProfile(LiveFilter.NONE, false, null,
-                    profile -> ProfileFigures.of(profile, "continuous sampling"));
+            read = capture ? peekProfile(profile -> profile == null ? null : ProfileFigures.of(profile, "capture"))
+                    : reader.withContinuousProfile(LiveFilter.NONE, false, null, profile -> ProfileFigures.of(profile, "continuous sampling"));
         } catch (SessionConflictException stoppedMeanwhile) {
             return null;
         }
         synchronized (lock()) {
-            continuousFigures = figures;
-            continuousFiguresNanos = System.nanoTime();
-        }
-        return figures;
-    }
-
-    private void forgetStaleRecentProfile() {
-        synchronized (lock()) {
-            if (System.nanoTime() - recentProfileNanos >= RECENT_NANOS) {
-                forgetRecentProfile();
+            if (generation == figuresGeneration) {
+                figures = read;
+                figuresNanos = System.nanoTime();
             }
         }
-    }
-
-    private void forgetRecentProfile() {
-        recentProfile = null;
-        if (recentReservation != null) {
-            recentReservation.close();
-            recentReservation = null;
-        }
+        return read;
     }
 
     /** Writes a dump into the dump directory under a plain file name and returns its path. */
@@ -361,11 +335,7 @@ public final class Controller {
      * runs: scrapers rely on its counters never going back (stop it first).
      */
     public void reset() {
-        synchronized (lock()) {
-            sampling.requireResettable();
-            leakWatch.forget();
-            sampling.reset();
-        }
+        leakWatch.forgetAround(sampling::requireResettable, sampling::reset);
     }
 
     /** The session now; the continuous line names the OTLP push and its figures while one runs. */
@@ -517,6 +487,38 @@ public final class Controller {
     /** The same for sites chosen by a predicate (the leaks ranking names its sites exactly); {@code label} is shown. */
     public PathReport referencePaths(String label, Predicate<AllocationSite> which, PathOptions options) {
         return reader.referencePaths(label, which, options);
+    }
+
+    /**
+     * An exact class census of the whole heap now: a whole-heap collection through JVMTI (even with
+     * -XX:+DisableExplicitGC; counted on the marking clock), then the JVM's own {@code GC.class_histogram -all},
+     * naming the {@code top} classes with the most bytes and the rest as one row. <b>Pauses the application
+     * twice.</b> Works with or without a capture.
+     *
+     * @throws IllegalArgumentException {@code top} is not 1 to {@value #MAX_CENSUS_CLASSES}
+     * @throws SessionConflictException another census runs, or the JVM did not run the collection
+     * @throws HeapBudgetException      the census would not fit heaptap's heap budget (nothing was asked of the JVM)
+     * @throws IllegalStateException    no native agent, or the JVM refused the census
+     */
+    public CensusReading classCensus(int top) {
+        if (top < 1 || top > MAX_CENSUS_CLASSES) {
+            throw new IllegalArgumentException("a census names 1 to " + MAX_CENSUS_CLASSES + " classes (the rest is one row), not " + top);
+        }
+        sampling.requireAgent();
+        if (!censusSlot.tryAcquire()) {
+            throw new SessionConflictException("a class census runs already: each one pauses the application, so wait for it");
+        }
+        try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
+            long began = System.nanoTime();
+            long took = forceFullGc();
+            if (took < 0) {
+                throw new SessionConflictException("the JVM did not run the forced whole-heap collection (a JNI critical region"
+                        + " may have held it off), so no census was taken; retry");
+            }
+            return new CensusReading(census.take(began, top), TimeUnit.NANOSECONDS.toMillis(took));
+        } finally {
+            censusSlot.release();
+        }
     }
 
     /** JNI weak references the agent holds (0 after reset). */

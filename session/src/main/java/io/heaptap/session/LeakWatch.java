@@ -4,6 +4,7 @@ import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.census.CensusHistory;
+import io.heaptap.profile.census.ClassCensus;
 import io.heaptap.profile.leak.LeakHistory;
 import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.profile.leak.LeakWatchInfo;
@@ -26,8 +27,11 @@ import java.util.concurrent.TimeUnit;
  * its time box ends first), takes a live snapshot every step, and keeps the per-site history and
  * the ranking, so the MBean and HTTP can show it at any time and a lost client loses nothing.
  *
- * <p>It has no lock of its own: every method runs under the {@link Controller}'s monitor, the one
- * lock of the session, so a watch, a capture and a reset can never interleave halfway.
+ * <p>It is a client of the session, with a lock of its own: it starts, stops and reads captures through
+ * the {@link Controller} like any door, so a snapshot's decoding never holds the session's lock, and a
+ * status or a scrape never waits for a watch. The order is always this lock, then the session's. The
+ * session tells it that a capture ended while holding the session's lock, so that news is handed to
+ * the timer and acted on under this lock alone.
  */
 final class LeakWatch {
     /** A suspect is announced once its verdict is at least this sure, so one noisy step does not notify. */
@@ -43,6 +47,8 @@ final class LeakWatch {
         }
     }
 
+    /** The watch's lock; taken before the session's, never while holding it. */
+    private final Object lock = new Object();
     private final Controller controller;
     private final ScheduledExecutorService timer;
     private final List<SessionListener> listeners;
@@ -50,7 +56,8 @@ final class LeakWatch {
     private final ClassCensusTaker census;
     private final java.util.function.Supplier<NoMarkingCause.Facts> facts;
 
-    private State state = State.IDLE;
+    /** Written under the lock; read without it, so a status never waits for a snapshot being taken. */
+    private volatile State state = State.IDLE;
     private LeakWatchOptions options;
     private String client;
     private Instant startedAt;
@@ -62,9 +69,11 @@ final class LeakWatch {
     private LeakHistory history;
     /** The class censuses taken after each forced collection (--gc), else null. */
     private CensusHistory censuses;
-    private LeakReport report;
+    /** Written under the lock; read without it, as {@link #state} is. */
+    private volatile LeakReport report;
     private final Set<SiteKey> announced = new HashSet<>();
-    private boolean ownCapture;
+    /** When the capture this watch started began (it names it), or null while the watch has none running. */
+    private Instant ownCapture;
     // Which watch is current. A timer task names the watch it was scheduled for: cancel(false) cannot
     // stop one that already fired and waits for the lock, and it must not act on a watch started since.
     private long watches;
@@ -80,8 +89,14 @@ final class LeakWatch {
         this.facts = facts;
     }
 
-    /** Starts a watch; refused while a watch or another capture runs. Under the controller's lock. */
+    /** Starts a watch; refused while a watch or another capture runs. */
     void start(LeakWatchOptions requested, String by) {
+        synchronized (lock) {
+            startWatching(requested, by);
+        }
+    }
+
+    private void startWatching(LeakWatchOptions requested, String by) {
         if (state == State.WATCHING) {
             throw new SessionConflictException("a leak watch is already running: started by " + client + " at " + startedAt
                     + ", ends at " + startedAt.plus(options.duration()) + "; stop it first or wait");
@@ -121,9 +136,7 @@ final class LeakWatch {
         }
         CaptureOptions capture = new CaptureOptions(box, options.intervalBytes(), CaptureOptions.DEFAULT_DEPTH,
                 CaptureOptions.DEFAULT_MAX_STACKS, true, CaptureOptions.DEFAULT_LIVE_BUDGET);
-        ownCapture = false;
-        controller.start(capture, "leak watch of " + client);
-        ownCapture = true;
+        ownCapture = controller.start(capture, "leak watch of " + client);
     }
 
     private boolean isCurrent(long watch) {
@@ -131,7 +144,7 @@ final class LeakWatch {
     }
 
     private void step(long watch) {
-        synchronized (controller.lock()) {
+        synchronized (lock) {
             if (!isCurrent(watch)) {
                 return;
             }
@@ -144,15 +157,21 @@ final class LeakWatch {
     }
 
     private void finish(long watch) {
-        synchronized (controller.lock()) {
+        synchronized (lock) {
             if (isCurrent(watch)) {
-                end("duration reached");
+                endWatching("duration reached");
             }
         }
     }
 
     /** Ends the watch with a last snapshot, and stops its capture. Harmless unless watching. */
     void end(String reason) {
+        synchronized (lock) {
+            endWatching(reason);
+        }
+    }
+
+    private void endWatching(String reason) {
         if (state != State.WATCHING) {
             return;
         }
@@ -163,30 +182,36 @@ final class LeakWatch {
         endReason = reason;
         tasks.forEach(t -> t.cancel(false));
         tasks.clear();
-        if (ownCapture) {
-            ownCapture = false;
-            controller.stop();
+        if (ownCapture != null) {
+            Instant started = ownCapture;
+            ownCapture = null;
+            controller.stopIfStartedAt(started, "stopped");
         }
         report = LeakReport.of(info(), history.sites(), censuses);
     }
 
-    /** The controller's capture ended: re-arm it when its box ran out first; a stop by a user ends the watch. */
-    void captureEnded(String reason) {
-        if (state != State.WATCHING || !ownCapture) {
-            return;
-        }
-        ownCapture = false;
-        if (reason.equals("stopped")) {
-            end("the capture was stopped");
-        } else {
-            long watch = watches;
-            timer.execute(() -> rearm(watch));
-        }
+    /**
+     * The session's capture that began at {@code startedAt} ended. Called under the session's lock, so it
+     * only hands the news to the timer: there, a stop by a user ends the watch, and a capture whose box
+     * ran out first (or whose scrape went away) is re-armed.
+     */
+    void captureEnded(Instant startedAt, String reason) {
+        timer.execute(() -> ownCaptureEnded(startedAt, reason));
     }
 
-    private void rearm(long watch) {
-        synchronized (controller.lock()) {
-            if (!isCurrent(watch) || controller.status().state() == SessionState.RECORDING) {
+    private void ownCaptureEnded(Instant startedAt, String reason) {
+        synchronized (lock) {
+            // Not this watch's capture: another client's, or one the watch stopped itself.
+            if (state != State.WATCHING || !startedAt.equals(ownCapture)) {
+                return;
+            }
+            ownCapture = null;
+            if (reason.equals("stopped")) {
+                endWatching("the capture was stopped");
+                return;
+            }
+            if (controller.status().state() == SessionState.RECORDING) {
+                warn("the capture could not be re-armed at " + Instant.now() + ": another capture runs");
                 return;
             }
             try {
@@ -197,14 +222,22 @@ final class LeakWatch {
         }
     }
 
-    /** The agent's state is gone (reset): nothing left to watch or show. */
-    void forget() {
-        end("reset");
-        state = State.IDLE;
-        history = null;
-        censuses = null;
-        report = null;
-        options = null;
+    /**
+     * The agent's state is to be forgotten: ends the watch (stopping its capture), then runs
+     * {@code reset} (which takes the session's lock) with no watch able to start in between.
+     * {@code check} runs first and may refuse, leaving the watch as it was.
+     */
+    void forgetAround(Runnable check, Runnable reset) {
+        synchronized (lock) {
+            check.run();
+            endWatching("reset");
+            reset.run();
+            state = State.IDLE;
+            history = null;
+            censuses = null;
+            report = null;
+            options = null;
+        }
     }
 
     private void snapshotSafely() {
@@ -247,7 +280,7 @@ final class LeakWatch {
 
     private void takeCensus() {
         try {
-            censuses.add(census.take(startNanos));
+            censuses.add(census.take(startNanos, ClassCensus.DEFAULT_TOP));
             censuses.refused("");
         } catch (IllegalStateException e) {  // a HeapBudgetException too: refused before asking the JVM
             censuses.refused(e.getMessage());
@@ -300,5 +333,10 @@ final class LeakWatch {
     /** The ranking as of the last snapshot; null when no watch has run since the last reset. */
     LeakReport report() {
         return report;
+    }
+
+    /** The watch's lock, for a test that must hold a timer task back. */
+    Object lock() {
+        return lock;
     }
 }

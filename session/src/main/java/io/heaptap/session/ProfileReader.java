@@ -58,6 +58,15 @@ final class ProfileReader {
         }, format, false, use);
     }
 
+    /** See {@link Controller#peekProfile}. */
+    <T> T peekProfile(Function<AllocationProfile, T> use) {
+        if (sampling.state() == SessionState.IDLE) {
+            return use.apply(null);  // no capture (and perhaps no agent) to reserve for
+        }
+        return withinBudget(() -> sampling.state() == SessionState.IDLE ? null : profileNow(LiveFilter.NONE, false, null),
+                null, false, use);
+    }
+
     /** See {@link Controller#withScrapedCaptureProfile}. */
     <T> T withScrapedCaptureProfile(Instant at, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
         return withinBudget(() -> {

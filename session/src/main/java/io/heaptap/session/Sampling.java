@@ -52,8 +52,8 @@ final class Sampling {
         /** A capture started or ended: anything cached of the profile is stale. */
         void captureChanged();
 
-        /** A capture ended (after the listeners heard it). */
-        void captureEnded(String reason);
+        /** The capture started at {@code startedAt} ended (after the listeners heard it). */
+        void captureEnded(Instant startedAt, String reason);
     }
 
     private final Sampler agent;
@@ -341,7 +341,7 @@ final class Sampling {
         cancelDeadline();
         SessionStatus ended = status();
         listeners.forEach(l -> l.captureEnded(ended, reason));
-        hooks.captureEnded(reason);
+        hooks.captureEnded(capture.startedAt(), reason);
     }
 
     /** Refused while continuous sampling runs: scrapers rely on its counters never going back. */

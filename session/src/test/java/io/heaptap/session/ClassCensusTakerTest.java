@@ -48,8 +48,8 @@ class ClassCensusTakerTest {
     void fiftyThousandClassesOnASmallHeapAreRefusedBeforeTheJvmIsAsked() {
         HeapBudget budget = new HeapBudget(HeapBudget.bytesFor(128L << 20));  // 8 MiB: a 128 MiB heap
         FakeSource source = new FakeSource(50_000);
-        ClassCensusTaker taker = new ClassCensusTaker(budget, new FakeGcBeans("G1 Old Generation"), source, 100);
-        HeapBudgetException refused = assertThrows(HeapBudgetException.class, () -> taker.take(0));
+        ClassCensusTaker taker = new ClassCensusTaker(budget, new FakeGcBeans("G1 Old Generation"), source);
+        HeapBudgetException refused = assertThrows(HeapBudgetException.class, () -> taker.take(0, 100));
         assertTrue(refused.getMessage().contains("a class census of 50000 loaded classes"), refused.getMessage());
         assertTrue(refused.getMessage().contains("GC.class_histogram"), "says what to do instead: " + refused.getMessage());
         assertEquals(0, source.asked.get(), "nothing asked of the JVM");
@@ -64,7 +64,7 @@ class ClassCensusTakerTest {
         FakeSource source = new FakeSource(1_500);
         FakeGcBeans beans = new FakeGcBeans("G1 Old Generation");
         beans.heapAfterGc = 5_000;
-        ClassCensus c = new ClassCensusTaker(budget, beans, source, 100).take(System.nanoTime() - 42_000_000_000L);
+        ClassCensus c = new ClassCensusTaker(budget, beans, source).take(System.nanoTime() - 42_000_000_000L, 100);
         assertEquals(1, source.asked.get());
         assertEquals("byte[]", c.top().get(0).name());
         assertEquals(1632, c.totalBytes());
@@ -79,7 +79,7 @@ class ClassCensusTakerTest {
         FakeSource source = new FakeSource(10);
         source.failure = new UnsupportedOperationException("no DiagnosticCommand MBean");
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> new ClassCensusTaker(new HeapBudget(64L << 20), new FakeGcBeans(), source, 100).take(0));
+                () -> new ClassCensusTaker(new HeapBudget(64L << 20), new FakeGcBeans(), source).take(0, 100));
         assertTrue(e.getMessage().contains("no DiagnosticCommand MBean"), e.getMessage());
         assertFalse(e instanceof HeapBudgetException);
     }

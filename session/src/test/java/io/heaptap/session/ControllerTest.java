@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.nativeagent.NativeAgentException;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
+import io.heaptap.profile.census.CensusReading;
 import io.heaptap.profile.format.ProfileFormat;
 
 import java.lang.management.ManagementFactory;
@@ -21,6 +23,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -137,6 +140,7 @@ class ControllerTest {
         assertTrue(e.getMessage().endsWith("libheaptap.so could not be loaded"), e.getMessage());
         assertThrows(AgentUnavailableException.class, () -> none.startLeakWatch(
                 new LeakWatchOptions(Duration.ofMinutes(1), Duration.ofSeconds(5), 512 * 1024, false), "cli"));
+        assertThrows(AgentUnavailableException.class, () -> none.classCensus(10));
         assertEquals("libheaptap.so could not be loaded", none.status().nativeError());
         assertEquals(SessionState.IDLE, none.status().state());
         none.reset();  // harmless without a sampler
@@ -196,7 +200,7 @@ class ControllerTest {
         // A user's stop ends the watch too.
         controller.stop();
         assertEquals("ended: stopped", nextEvent());
-        assertEquals("ended", controller.leakWatchState());
+        awaitWatchState("ended");  // the watch hears of the stop on its timer, not under the session's lock
         assertEquals("the capture was stopped", controller.leakReport().watch().endReason());
         assertEquals(2, sampler.starts, "not re-armed after a user's stop");
     }
@@ -206,15 +210,17 @@ class ControllerTest {
      * Ending a watch cancels its tasks, but not one that already fired and waits for the lock: its
      * step took a snapshot for the next watch, and its end (behind a long dump, say) could end the
      * next watch at once ("duration reached"). Here the first watch's step fires while the test holds
-     * the session's lock, and runs once the second watch has started.
+     * the watch's lock, and runs once the second watch has started. The first watch's capture ends
+     * meanwhile too, and that news must not end the second watch.
      */
     @Test
     void aWatchsTimerTasksNeverActOnTheWatchStartedAfterIt() throws Exception {
         long timer;
-        synchronized (controller.lock()) {
+        synchronized (controller.leakWatchLock()) {
             controller.startLeakWatch(new LeakWatchOptions(Duration.ofSeconds(1), Duration.ofSeconds(1), 512 * 1024, false), "first");
             timer = awaitTimer(info -> info.getThreadState() == Thread.State.BLOCKED && info.getLockInfo() != null
-                    && info.getLockInfo().getIdentityHashCode() == System.identityHashCode(controller.lock()), "blocked on the session's lock");
+                    && info.getLockInfo().getIdentityHashCode() == System.identityHashCode(controller.leakWatchLock()),
+                    "blocked on the watch's lock");
             controller.stopLeakWatch();
             controller.startLeakWatch(new LeakWatchOptions(Duration.ofMinutes(10), Duration.ofMinutes(1), 512 * 1024, false), "second");
         }
@@ -224,6 +230,58 @@ class ControllerTest {
         assertEquals("watching", controller.leakWatchState());
         assertTrue(controller.status().startedBy().startsWith("leak watch of second"), controller.status().startedBy());
         assertEquals(0, controller.leakReport().watch().snapshots(), "the second watch's first step is a minute away");
+    }
+
+    /**
+     * The watch decodes its snapshots under its own lock, so a status, a user's stop and the watch's own
+     * figures never wait for one: here another thread holds the watch's lock (as a long snapshot would).
+     */
+    @Test
+    void aWatchBusyWithASnapshotHoldsUpNeitherTheStatusNorAStop() throws Exception {
+        controller.startLeakWatch(new LeakWatchOptions(Duration.ofMinutes(10), Duration.ofMinutes(1), 512 * 1024, false), "cli");
+        assertEquals("started", nextEvent());
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread snapshot = new Thread(() -> {
+            synchronized (controller.leakWatchLock()) {
+                held.countDown();
+                awaitQuietly(release);
+            }
+        });
+        snapshot.start();
+        try {
+            held.await();
+            assertTimeoutPreemptively(Duration.ofSeconds(AWAIT_SECONDS), () -> {
+                assertEquals(SessionState.RECORDING, controller.status().state());
+                assertEquals("watching", controller.leakWatchState());
+                assertEquals(0, controller.leakReport().watch().snapshots());
+                controller.stop();
+                assertEquals(SessionState.STOPPED, controller.status().state());
+            }, "the session waited for the watch's lock");
+        } finally {
+            release.countDown();
+            snapshot.join();
+        }
+        awaitWatchState("ended");
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits until the leak watch is in the state named. */
+    private void awaitWatchState(String state) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AWAIT_SECONDS);
+        while (!controller.leakWatchState().equals(state)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the leak watch stayed " + controller.leakWatchState() + ", never " + state);
+            }
+            Thread.onSpinWait();
+        }
     }
 
     /** This controller's timer thread once it is in the state asked for; its id. */
@@ -247,6 +305,25 @@ class ControllerTest {
                 new LeakWatchOptions(Duration.ofMinutes(1), Duration.ofSeconds(5), 512 * 1024, false), "cli"));
         assertEquals("idle", controller.leakWatchState());
         assertEquals("someone", controller.status().startedBy(), "the running capture is left alone");
+    }
+
+    /** A census on its own: with no capture, after one forced collection counted on the clock, bounded in its rows. */
+    @Test
+    void aCensusOnItsOwnFollowsOneForcedCollectionAndNamesAtMostTheClassesAsked() {
+        Markings before = controller.markings();
+        CensusReading reading = controller.classCensus(3);
+        assertEquals(1, sampler.forcedGcs, "one forced collection, through the agent");
+        assertEquals(before.forced() + 1, controller.markings().forced());
+        assertEquals(3, reading.census().top().size());
+        assertTrue(reading.census().restClasses() > 0, "this JVM has more than three classes: the rest is one row");
+        assertTrue(reading.census().totalBytes() > 0 && reading.census().heapAfterGcBytes() > 0, reading.toString());
+        assertEquals(SessionState.IDLE, controller.status().state(), "no capture was started for it");
+
+        IllegalArgumentException tooMany = assertThrows(IllegalArgumentException.class,
+                () -> controller.classCensus(Controller.MAX_CENSUS_CLASSES + 1));
+        assertTrue(tooMany.getMessage().contains("1 to 1000 classes"), tooMany.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> controller.classCensus(0));
+        assertEquals(1, sampler.forcedGcs, "a refused census pauses nothing");
     }
 
     @Test

@@ -7,8 +7,8 @@ import io.heaptap.http.route.QueryParams;
 import io.heaptap.http.route.Request;
 import io.heaptap.http.route.Response;
 import io.heaptap.http.route.Router;
-import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.census.CensusFormat;
 import io.heaptap.profile.format.FlameGraphAssets;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.leak.LeakFormat;
@@ -21,6 +21,7 @@ import io.heaptap.session.SessionState;
 import io.heaptap.session.options.BadOptionException;
 import io.heaptap.session.options.CaptureKeys;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -58,7 +59,8 @@ public final class ApiRoutes {
                 .get("/api/flamegraph", Handler.now(this::flameGraph))
                 .get("/api/leaks", Handler.now(this::leaks))
                 .post("/api/leaks/start", Handler.now(this::startLeakWatch))
-                .post("/api/leaks/stop", Handler.now(this::stopLeakWatch));
+                .post("/api/leaks/stop", Handler.now(this::stopLeakWatch))
+                .post("/api/census", Handler.now(this::census));
     }
 
     private Response status(Request request) {
@@ -125,9 +127,8 @@ public final class ApiRoutes {
             throw HttpError.badParameter("kind", "'" + kind + "' is neither alloc nor live");
         }
         int n = p.integer("n", 20, 1, MAX_ROWS);
-        AllocationProfile profile = controller.recentProfile();
         String state = controller.status().state().name().toLowerCase(Locale.ROOT);
-        return Response.json(200, TopJson.of(profile, kind, n, state));
+        return Response.json(200, controller.peekProfile(profile -> TopJson.of(profile, kind, n, state)));
     }
 
     private Response flameGraph(Request request) {
@@ -175,6 +176,15 @@ public final class ApiRoutes {
             throw new HttpError(409, "no leak watch has run since the agent was loaded or reset: POST /api/leaks/start");
         }
         return Response.ok(LeakFormat.JSON.contentType(), LeakFormat.JSON.render(report));
+    }
+
+    /** POST: it pauses the application twice (a forced collection, then the census), so no link or prefetch runs it. */
+    private Response census(Request request) {
+        QueryParams p = JsonBody.params(request).allowOnly("n", "format");
+        int n = p.integer("n", CensusFormat.DEFAULT_CLASSES, 1, Controller.MAX_CENSUS_CLASSES);
+        CensusFormat format = p.parsed("format", CensusFormat::parse, CensusFormat.JSON);
+        return Response.ok(format.contentType(), format.render(controller.classCensus(n), ProcessHandle.current().pid())
+                .getBytes(StandardCharsets.UTF_8));
     }
 
     private static LiveFilter liveFilter(QueryParams p) {

@@ -103,6 +103,23 @@ class CensusIT {
             assertTrue(status.out().lines().anyMatch(l -> l.startsWith("time to OOM:  ") && !l.contains("not projected")),
                     status::toString);
             assertTrue(status.out().contains("leak watch:   ended, "), status::toString);
+
+            // A census on its own (no watch, no capture): the stable set by its class, the leak's class, the rest in one row,
+            // and its total the collector's heap after GC within 5%.
+            Result census = HeaptapCli.run("census", Long.toString(target.pid()), "--top", "5", "--format", "json");
+            assertEquals(0, census.exitCode(), census::toString);
+            JsonNode c = Profiles.json(census.stdout());
+            String saidCensus = c.toString();
+            assertEquals(5, c.get("classes").size(), saidCensus);
+            assertTrue(row(c.get("classes"), "byte[]").get("bytes").asLong() >= CensusLeak.STABLE_MIB * MIB, saidCensus);
+            assertTrue(row(c.get("classes"), ENTRY).get("instances").asLong() > 0, saidCensus);
+            assertTrue(c.get("otherClasses").get("classes").asInt() > 0, saidCensus);
+            double total = c.get("censusBytes").asDouble();
+            assertEquals(c.get("heapAfterGcBytes").asDouble(), total, 0.05 * total, saidCensus);
+            Result censusText = HeaptapCli.run("census", Long.toString(target.pid()));
+            assertEquals(0, censusText.exitCode(), censusText::toString);
+            assertTrue(censusText.out().contains("class census after a forced whole-heap collection"), censusText::toString);
+            assertTrue(censusText.out().lines().anyMatch(l -> l.endsWith("  byte[]")), censusText::toString);
         }
     }
 
