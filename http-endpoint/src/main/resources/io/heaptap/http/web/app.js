@@ -100,6 +100,42 @@
     document.body.dataset.drawn = String(Date.now());
   }
 
+  // The whole heap after the last forced collection (a watch with a forced GC): what the sampled sites
+  // explain, what the class census names for the rest (the heap that was there before heaptap came),
+  // and the time to OOM. Without a forced GC there is no census, and the line says how to get one.
+  function showHeap(h) {
+    const lines = [];
+    if (h === undefined) {
+      // an older server: nothing to show
+    } else if (h === null) {
+      if (leakState && leakState !== 'idle') lines.push(['the whole heap: no class census without "force a full GC"', '']);
+    } else if (h.heapAfterGcBytes === null) {
+      lines.push(['class census: none taken' + (h.refusal ? ': ' + h.refusal : ' yet'), h.refusal ? 'warn' : '']);
+    } else {
+      lines.push(['heap after the last forced GC ' + fmtBytes(h.heapAfterGcBytes) + ': the sampled sites explain '
+        + fmtBytes(h.estimatedSampledBytes) + ' (estimated); the class census names ' + fmtBytes(h.unexplainedBytes)
+        + ' more, present before heaptap came or not explained by the sites; accounted for '
+        + Math.round(100 * h.accountedShare) + '%', '']);
+      const classes = h.classes.slice(0, 5).filter(c => c.unexplainedBytes > 0)
+        .map(c => c.name + ' ' + fmtBytes(c.unexplainedBytes)).join(', ');
+      if (classes) lines.push(['not explained by the sites, by class: ' + classes, '']);
+      const t = h.timeToOom;
+      if (t) {
+        lines.push([t.trend
+          ? 'time to OOM: ' + fmtMillis(Math.round(t.millis)) + ' (95%: ' + fmtMillis(Math.round(t.millisLow)) + ' – '
+            + (t.millisHigh > 0 ? fmtMillis(Math.round(t.millisHigh)) : 'never') + ') at +'
+            + fmtBytes(t.heapBytesPerMinute) + '/min'
+          : 'time to OOM: no trend in the heap after GC (' + t.points + ' points)', t.trend ? 'warn' : '']);
+      }
+    }
+    $('leak-heap').replaceChildren(...lines.map(([text, cls]) => {
+      const d = document.createElement('div');
+      d.textContent = text;
+      if (cls) d.className = cls;
+      return d;
+    }));
+  }
+
   // The ranking changes only with a snapshot: redraw when their count or the watch's state changes.
   async function drawLeaks() {
     const r = await call('GET', '/api/leaks?n=15');
@@ -111,8 +147,10 @@
     if (w.state === 'idle') {
       $('leak-status').textContent = 'no leak watch yet';
       fillTable('leak-table', [], () => []);
+      showHeap(null);
       return;
     }
+    showHeap(r.heap);
     $('leak-status').textContent = w.state + (w.endReason ? ' (' + w.endReason + ')' : '') + ': ' + fmtMillis(w.elapsedMillis)
       + ' of ' + fmtMillis(w.durationMillis) + ', ' + w.snapshots + ' snapshots, ' + w.gcs + ' collections, '
       + w.markings + ' whole-heap markings' + (w.gcForced ? ' (forced, longest pause ' + fmtMillis(w.maxPauseMillis) + ')' : '') + '; '

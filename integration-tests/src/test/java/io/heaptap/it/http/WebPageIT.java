@@ -32,7 +32,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The web page in a real headless Chromium (Debian's chromium and chromium-driver): start a capture
- * with the button, watch the flame graph render with the workload's hot frame, stop it. The
+ * with the button, watch the flame graph render with the workload's hot frame, stop it; then a leak
+ * watch with a forced GC, and the whole heap accounted for under its ranking. The
  * screenshots, at 1,400 and 1,000 px, are kept as integration-tests/target/it-work/web-page-WIDTH.png,
  * build artifacts; at both widths nothing is wider than the window and no figure is cut.
  */
@@ -91,6 +92,22 @@ class WebPageIT {
 
                 browser.findElement(By.id("stop")).click();
                 wait.until(b -> "stopped".equals(status.getAttribute("data-state")));
+                assertEquals("", browser.findElement(By.id("error")).getText(), "no error shown");
+
+                // A leak watch with a forced GC: the page shows the whole heap after it, what the sampled sites
+                // explain and what the class census names for the rest.
+                WebElement every = browser.findElement(By.id("leak-every"));
+                every.clear();
+                every.sendKeys("2s");
+                WebElement watchFor = browser.findElement(By.id("leak-duration"));
+                watchFor.clear();
+                watchFor.sendKeys("6s");
+                browser.findElement(By.id("leak-gc")).click();
+                browser.findElement(By.id("leak-start")).click();
+                WebElement heap = browser.findElement(By.id("leak-heap"));
+                wait.until(b -> heap.getText().contains("heap after the last forced GC"));
+                assertTrue(heap.getText().matches("(?s).*accounted for [0-9]+%.*"), heap.getText());
+                assertTrue(heap.getText().contains("the class census names"), heap.getText());
                 assertEquals("", browser.findElement(By.id("error")).getText(), "no error shown");
             } finally {
                 browser.quit();
