@@ -60,7 +60,7 @@ public final class HttpEndpoint implements HttpServing {
         }
         RunningServer.Threads threads = RunningServer.Threads.create();
         Router router = new Router();
-        new ApiRoutes(controller, version, () -> url().orElse(null)).addTo(router);
+        new ApiRoutes(controller, version, this).addTo(router);
         new PprofRoutes(controller, threads.timer(), threads.workers()).addTo(router);
         JolokiaRoute jolokiaRoute = new JolokiaRoute(mbean, controller.heapBudget());
         jolokiaRoute.addTo(router);

@@ -17,6 +17,7 @@ import io.heaptap.session.HttpServing;
 import io.heaptap.session.LeakWatchOptions;
 import io.heaptap.session.PathOptions;
 import io.heaptap.session.ServeOptions;
+import io.heaptap.session.StatusReport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -45,18 +46,16 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public StatusView getStatus() {
-        return new StatusRead(controller.status(), controller::profileFigures, this::agentFacts, true);
+        return StatusRead.composite(report());
     }
 
-    /** One snapshot for one attribute; it throws, as before, when the figure needs a profile too big for the heap budget. */
+    /** One status for one attribute; it throws, as before, when the figure needs a profile too big for the heap budget. */
     private StatusRead read() {
-        return new StatusRead(controller.status(), controller::profileFigures, this::agentFacts, false);
+        return new StatusRead(report(), false);
     }
 
-    private StatusRead.Agent agentFacts() {
-        LeakReport leaks = controller.leakReport();  // once: the snapshot count and the time to OOM are of one report
-        return new StatusRead.Agent(getAgentVersion(), getHeapBudgetBytes(), getWeakRefs(), getDumpDirectory(), getHttpUrl(),
-                getHttpTokenFile(), getLeakWatchState(), snapshots(leaks), timeToOom(leaks));
+    private StatusReport report() {
+        return controller.statusReport(new StatusReport.Door(version, http));
     }
 
     @Override
@@ -206,7 +205,7 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public long getHeapBudgetBytes() {
-        return controller.heapBudget().bytes();
+        return read().getHeapBudgetBytes();
     }
 
     @Override
@@ -216,7 +215,7 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public long getWeakRefs() {
-        return controller.weakRefs();
+        return read().getWeakRefs();
     }
 
     @Override
@@ -226,22 +225,22 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public String getAgentVersion() {
-        return version;
+        return read().getAgentVersion();
     }
 
     @Override
     public String getDumpDirectory() {
-        return controller.dumpDirectory().root().toString();
+        return read().getDumpDirectory();
     }
 
     @Override
     public String getHttpUrl() {
-        return http.url().orElse("");
+        return read().getHttpUrl();
     }
 
     @Override
     public String getHttpTokenFile() {
-        return http.tokenFile().orElse("");
+        return read().getHttpTokenFile();
     }
 
     @Override
@@ -401,25 +400,17 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public String getLeakWatchState() {
-        return controller.leakWatchState();
+        return read().getLeakWatchState();
     }
 
     @Override
     public int getLeakWatchSnapshots() {
-        return snapshots(controller.leakReport());
+        return read().getLeakWatchSnapshots();
     }
 
     @Override
     public String getTimeToOom() {
-        return timeToOom(controller.leakReport());
-    }
-
-    private static int snapshots(LeakReport r) {
-        return r == null ? 0 : r.watch().snapshots();
-    }
-
-    private static String timeToOom(LeakReport r) {
-        return r == null ? "" : r.timeToOom();
+        return read().getTimeToOom();
     }
 
     @Override

@@ -1,94 +1,58 @@
 package io.heaptap.jmx;
 
 import io.heaptap.profile.GcCost;
-import io.heaptap.profile.format.GcText;
-import io.heaptap.session.CaptureOptions;
-import io.heaptap.session.HeapBudgetException;
 import io.heaptap.session.ProfileFigures;
 import io.heaptap.session.SessionStatus;
+import io.heaptap.session.StatusReport;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.function.Supplier;
 
 /**
- * One read of the session for the MXBean: one {@link SessionStatus} and at most one set of
- * {@link ProfileFigures} (computed in the session, as for every door), from
- * which every status figure is computed here and nowhere else. A single attribute makes a read and
- * asks it for one figure; the {@code Status} composite asks one read for all of them. The profile
- * is fetched only when a figure needs it (most attributes do not), and at most once.
+ * The MXBean's rendering of one {@link StatusReport}: a single attribute asks a read for one figure,
+ * the {@code Status} composite asks one read for all of them. Every figure is the report's; this class
+ * only fits it to the attribute's type (whole bytes for JConsole, "" for none) and reads the profile's
+ * figures through the report, so they are read once and only when a figure needs them.
  */
-final class StatusRead implements StatusView {
-    /** What the status shows besides the capture: the agent and its doors, read once for the composite. */
-    record Agent(String version, long heapBudgetBytes, long weakRefs, String dumpDirectory, String httpUrl, String httpTokenFile,
-                 String leakWatchState, int leakWatchSnapshots, String timeToOom) {
-    }
-
+public final class StatusRead implements StatusView {
+    private final StatusReport report;
     private final SessionStatus session;
-    private final Supplier<ProfileFigures> profileSource;
-    private final Supplier<Agent> agentSource;
     /** Whether a profile too big for the heap budget becomes {@link #getProfileError()} (composite) or throws (attribute). */
     private final boolean tolerant;
 
-    private boolean profileRead;
-    private ProfileFigures profile;
-    private HeapBudgetException profileTooBig;
-    private Agent agent;
-
-    /**
-     * @param profileSource the profile's figures: null when nothing samples; may throw {@link HeapBudgetException}
-     * @param agentSource   the facts about the agent, asked for only when a figure needs them
-     */
-    StatusRead(SessionStatus session, Supplier<ProfileFigures> profileSource, Supplier<Agent> agentSource, boolean tolerant) {
-        this.session = session;
-        this.profileSource = profileSource;
-        this.agentSource = agentSource;
+    StatusRead(StatusReport report, boolean tolerant) {
+        this.report = report;
+        this.session = report.session();
         this.tolerant = tolerant;
     }
 
-    /** The profile or null; throws when it was too big, unless this read is tolerant. */
+    /** The report as the {@code Status} composite: a profile too big for the heap budget is said, not thrown. */
+    public static StatusView composite(StatusReport report) {
+        return new StatusRead(report, true);
+    }
+
+    /** The profile's figures or null; throws when they were too big, unless this read is tolerant. */
     private ProfileFigures profile() {
-        ProfileFigures p = profileOrNull();
-        if (profileTooBig != null && !tolerant) {
-            throw profileTooBig;
-        }
-        return p;
+        return tolerant ? report.profile().orNull() : report.profile().required();
     }
 
-    /** The profile, or null when idle or too big for the heap budget. */
-    private ProfileFigures profileOrNull() {
-        if (!profileRead) {
-            profileRead = true;
-            try {
-                profile = profileSource.get();
-            } catch (HeapBudgetException tooBig) {
-                profileTooBig = tooBig;
-            }
-        }
-        return profile;
-    }
-
-    private Agent agent() {
-        if (agent == null) {
-            agent = agentSource.get();
-        }
-        return agent;
+    private static String orEmpty(Object o) {
+        return o == null ? "" : o.toString();
     }
 
     @Override
     public String getState() {
-        return session.state().name().toLowerCase(Locale.ROOT);
+        return report.state();
     }
 
     @Override
     public String getStartedBy() {
-        return session.startedBy() == null ? "" : session.startedBy();
+        return orEmpty(session.startedBy());
     }
 
     @Override
     public String getStartTime() {
-        return session.startedAt() == null ? "" : session.startedAt().toString();
+        return orEmpty(session.startedAt());
     }
 
     @Override
@@ -118,20 +82,17 @@ final class StatusRead implements StatusView {
 
     @Override
     public int getStackDepth() {
-        CaptureOptions o = session.options();
-        return o == null ? 0 : o.stackDepth();
+        return report.stackDepth();
     }
 
     @Override
     public boolean isLiveTracking() {
-        CaptureOptions o = session.options();
-        return o != null && o.live();
+        return report.liveTracking();
     }
 
     @Override
     public int getLiveBudget() {
-        CaptureOptions o = session.options();
-        return o == null || !o.live() ? 0 : o.liveBudget();
+        return report.liveBudget();
     }
 
     @Override
@@ -196,7 +157,7 @@ final class StatusRead implements StatusView {
     @Override
     public String getLastMarking() {
         ProfileFigures p = profile();
-        return p == null || p.liveInfo().markings().lastCompletedAt() == null ? "" : p.liveInfo().markings().lastCompletedAt().toString();
+        return p == null ? "" : orEmpty(p.liveInfo().markings().lastCompletedAt());
     }
 
     @Override
@@ -237,30 +198,23 @@ final class StatusRead implements StatusView {
 
     @Override
     public long getAllocationRateBytesPerSecond() {
-        ProfileFigures p = profile();
-        return p == null ? 0 : Math.round(p.allocationRate());
+        profile();  // an attribute throws when the profile is too big, as every figure of the profile does
+        return Math.round(report.allocationRate());
     }
 
+    /** The header, the warning when there is one, then the report's lines. */
     @Override
     public List<String> getGcReport() {
-        GcCost gc = session.gc();
         List<String> lines = new ArrayList<>();
-        if (gc != null) {
-            lines.add(GcText.header(gc));
-            gc.alarm().ifPresent(lines::add);
-            // The GC's cost does not need the profile; only its last line, the allocation rate, does.
-            ProfileFigures p = profileOrNull();
-            lines.addAll(GcText.lines(gc, p == null ? 0 : p.allocationRate()));
-            if (p == null) {
-                lines.remove(lines.size() - 1);
-            }
-        }
+        report.gcHeader().ifPresent(lines::add);
+        report.gcAlarm().ifPresent(lines::add);
+        lines.addAll(report.gcLines());
         return lines;
     }
 
     @Override
     public long getHeapBudgetBytes() {
-        return agent().heapBudgetBytes();
+        return report.heapBudget().bytes();
     }
 
     @Override
@@ -270,52 +224,51 @@ final class StatusRead implements StatusView {
 
     @Override
     public long getWeakRefs() {
-        return agent().weakRefs();
+        return report.weakRefs();
     }
 
     @Override
     public String getNativeAgentError() {
-        return session.nativeError() == null ? "" : session.nativeError();
+        return orEmpty(session.nativeError());
     }
 
     @Override
     public String getAgentVersion() {
-        return agent().version();
+        return report.agentVersion();
     }
 
     @Override
     public String getDumpDirectory() {
-        return agent().dumpDirectory();
+        return report.dumpDirectory();
     }
 
     @Override
     public String getHttpUrl() {
-        return agent().httpUrl();
+        return report.httpUrl();
     }
 
     @Override
     public String getHttpTokenFile() {
-        return agent().httpTokenFile();
+        return report.httpTokenFile();
     }
 
     @Override
     public String getLeakWatchState() {
-        return agent().leakWatchState();
+        return report.leakWatchState();
     }
 
     @Override
     public int getLeakWatchSnapshots() {
-        return agent().leakWatchSnapshots();
+        return report.leakWatchSnapshots();
     }
 
     @Override
     public String getTimeToOom() {
-        return agent().timeToOom();
+        return report.timeToOom();
     }
 
     @Override
     public String getProfileError() {
-        profileOrNull();
-        return profileTooBig == null ? "" : profileTooBig.getMessage();
+        return report.profile().error();
     }
 }

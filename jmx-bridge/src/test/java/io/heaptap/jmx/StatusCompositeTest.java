@@ -28,6 +28,7 @@ import io.heaptap.session.HeapBudgetException;
 import io.heaptap.session.ProfileFigures;
 import io.heaptap.session.SessionState;
 import io.heaptap.session.SessionStatus;
+import io.heaptap.session.StatusReport;
 
 import java.beans.Introspector;
 import java.lang.reflect.Method;
@@ -58,8 +59,6 @@ public class StatusCompositeTest {
         StatusView getStatus();
     }
 
-    private static final StatusRead.Agent AGENT = new StatusRead.Agent("1.2.3", 8L << 20, 7, "/tmp/heaptap-4242",
-            "http://127.0.0.1:8080/", "/tmp/token", "watching", 3, "time to OOM: 9h 50m [9h 40m, 10h]");
     private static final GcCost GC = new GcCost("G1", new HeapSizing(16L << 20, 40L << 20, 256L << 20, 256L << 20),
             30_000_000_000L, List.of(new CollectorCost("G1 Young Generation", CollectorCost.Kind.PAUSES, 400, 2_000)),
             new HeapAroundGc(400, 200L << 20, 20L << 20, 30L << 20),
@@ -68,6 +67,16 @@ public class StatusCompositeTest {
             Instant.parse("2026-11-21T10:00:00Z"), Instant.parse("2026-11-21T10:00:30Z"), 0,
             new CaptureOptions(Duration.ofSeconds(30), 65_536, 64, 65_536, true, 4096, 5_000), 300, 123_456, null, GC,
             131_072, new IntervalRange(32_768, 262_144, 5_000), "", new SamplingCost(300, 1_350_000L, 60_000_000_000L, 0.02));
+
+    /** A report with the agent's facts fixed: version 1.2.3, 7 weak refs, a leak watch of 3 snapshots. */
+    private static StatusReport report(SessionStatus session, Supplier<ProfileFigures> profile) {
+        return new StatusReport(session, new StatusReport.Profile(profile), 4242, "1.2.3", "/tmp/heaptap-4242", "http://127.0.0.1:8080/",
+                "/tmp/token", new StatusReport.Budget(8L << 20, 0, 0, 0, 0), 7, "watching", 3, "time to OOM: 9h 50m [9h 40m, 10h]", null);
+    }
+
+    private static StatusRead read(SessionStatus session, Supplier<ProfileFigures> profile, boolean tolerant) {
+        return new StatusRead(report(session, profile), tolerant);
+    }
 
     private static AllocationProfile profile() {
         CaptureInfo info = new CaptureInfo(new TargetInfo(4242, "17", "vm", "app.Main"), Instant.parse("2026-11-21T10:00:00Z"),
@@ -96,7 +105,7 @@ public class StatusCompositeTest {
             }
         }
         attributes.add("profileError");
-        CompositeData c = composite(new StatusRead(STOPPED, () -> null, () -> AGENT, true));
+        CompositeData c = composite(read(STOPPED, () -> null, true));
         assertEquals(attributes, new TreeSet<>(c.getCompositeType().keySet()),
                 "every status attribute is in the composite, so no client needs a second read");
     }
@@ -105,10 +114,10 @@ public class StatusCompositeTest {
     void everyFigureFromOneSnapshotAndOneProfile() throws Exception {
         AtomicInteger profileReads = new AtomicInteger();
         AllocationProfile p = profile();
-        CompositeData c = composite(new StatusRead(STOPPED, () -> {
+        CompositeData c = composite(read(STOPPED, () -> {
             profileReads.incrementAndGet();
             return ProfileFigures.of(p, "capture");
-        }, () -> AGENT, true));
+        }, true));
 
         assertEquals(1, profileReads.get(), "the profile's figures are read once for all of them");
         assertEquals("stopped", c.get("state"));
@@ -145,9 +154,9 @@ public class StatusCompositeTest {
     void theClientsProxyRebuildsItFromTheCompositeAlone() throws Exception {
         MBeanServer server = MBeanServerFactory.newMBeanServer();
         ObjectName name = new ObjectName("test:type=Status");
-        server.registerMBean((StatusOnlyMXBean) () -> new StatusRead(STOPPED, () -> ProfileFigures.of(profile(), "capture"), () -> AGENT, true), name);
+        server.registerMBean((StatusOnlyMXBean) () -> read(STOPPED, () -> ProfileFigures.of(profile(), "capture"), true), name);
         StatusView v = JMX.newMXBeanProxy(server, name, StatusOnlyMXBean.class).getStatus();
-        StatusRead local = new StatusRead(STOPPED, () -> ProfileFigures.of(profile(), "capture"), () -> AGENT, true);
+        StatusRead local = read(STOPPED, () -> ProfileFigures.of(profile(), "capture"), true);
         assertEquals(local.getState(), v.getState());
         assertEquals(local.getEstimatedAllocatedBytes(), v.getEstimatedAllocatedBytes());
         assertEquals(local.getLiveReport(), v.getLiveReport());
@@ -159,7 +168,7 @@ public class StatusCompositeTest {
     @Test
     void idleIsZerosAndBlanks() throws Exception {
         SessionStatus idle = new SessionStatus(SessionState.IDLE, null, null, null, 0, null, 0, 0, "no native agent", null, 0, null);
-        CompositeData c = composite(new StatusRead(idle, () -> null, () -> AGENT, true));
+        CompositeData c = composite(read(idle, () -> null, true));
         assertEquals("idle", c.get("state"));
         assertEquals("", c.get("startedBy"));
         assertEquals(0L, c.get("samplingIntervalBytes"));
@@ -175,14 +184,14 @@ public class StatusCompositeTest {
         Supplier<ProfileFigures> tooBig = () -> {
             throw new HeapBudgetException("the profile needs 40 MiB of this JVM's heap; heaptap's budget is 8 MiB");
         };
-        CompositeData c = composite(new StatusRead(STOPPED, tooBig, () -> AGENT, true));
+        CompositeData c = composite(read(STOPPED, tooBig, true));
         assertEquals("the profile needs 40 MiB of this JVM's heap; heaptap's budget is 8 MiB", c.get("profileError"));
         assertEquals(0L, c.get("trackedObjects"));
         assertEquals(300L, c.get("samples"), "what the session knows without the profile stays");
         List<String> gc = Arrays.asList((String[]) c.get("gcReport"));
         assertTrue(gc.size() >= 2 && gc.stream().noneMatch(l -> l.contains("allocation rate")), gc.toString());
 
-        StatusRead attribute = new StatusRead(STOPPED, tooBig, () -> AGENT, false);
+        StatusRead attribute = read(STOPPED, tooBig, false);
         assertEquals(300L, attribute.getSamples());
         assertThrows(HeapBudgetException.class, attribute::getTrackedObjects);
     }

@@ -526,6 +526,14 @@ public final class Controller {
         return sampling.weakRefs();
     }
 
+    /**
+     * heaptap's whole status now, as every door renders it; the profile's figures are read only when
+     * the first figure that needs them is asked for ({@link StatusReport.Profile}).
+     */
+    public StatusReport statusReport(StatusReport.Door door) {
+        return StatusReport.read(this, door);
+    }
+
     /** The JVM's native agent, or why it cannot be had. */
     private record NativeAgentOrError(Sampler agent, String error) {
         static NativeAgentOrError load() {

@@ -16,8 +16,10 @@ import io.heaptap.profile.leak.LeakJson;
 import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
+import io.heaptap.session.HttpServing;
 import io.heaptap.session.LeakWatchOptions;
 import io.heaptap.session.SessionState;
+import io.heaptap.session.StatusReport;
 import io.heaptap.session.options.BadOptionException;
 import io.heaptap.session.options.CaptureKeys;
 
@@ -29,7 +31,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * The REST API under {@code /api}: JSON in (query string or a JSON body), JSON out. Thin: every
@@ -41,12 +42,12 @@ public final class ApiRoutes {
 
     private final Controller controller;
     private final String version;
-    private final Supplier<String> url;
+    private final HttpServing http;
 
-    public ApiRoutes(Controller controller, String version, Supplier<String> url) {
+    public ApiRoutes(Controller controller, String version, HttpServing http) {
         this.controller = controller;
         this.version = version;
-        this.url = url;
+        this.http = http;
     }
 
     public void addTo(Router router) {
@@ -69,7 +70,7 @@ public final class ApiRoutes {
     }
 
     private Response statusResponse() {
-        return Response.json(200, StatusJson.of(controller, version, url.get()));
+        return Response.json(200, StatusJson.of(controller.statusReport(new StatusReport.Door(version, http))));
     }
 
     private Response start(Request request) {

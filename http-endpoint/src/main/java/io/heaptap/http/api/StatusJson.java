@@ -2,45 +2,37 @@ package io.heaptap.http.api;
 
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.HumanUnits;
-import io.heaptap.profile.format.GcText;
 import io.heaptap.profile.format.JsonOutput;
 import io.heaptap.profile.format.JsonWriter;
-import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.session.CaptureOptions;
-import io.heaptap.session.Controller;
-import io.heaptap.session.HeapBudget;
-import io.heaptap.session.HeapBudgetException;
 import io.heaptap.session.OtlpPushStatus;
 import io.heaptap.session.ProfileFigures;
 import io.heaptap.session.SessionStatus;
+import io.heaptap.session.StatusReport;
 
 import io.netty.util.internal.PlatformDependent;
 
-import java.util.Locale;
-
-/** The body of {@code GET /api/status} (and of start / stop / reset, which answer with the new status). */
-final class StatusJson {
+/**
+ * The body of {@code GET /api/status} (and of start / stop / reset, which answer with the new status):
+ * one {@link StatusReport} in JSON. Every figure is the report's; this class only writes it (null for
+ * none), so the MXBean and this page cannot disagree.
+ */
+public final class StatusJson {
     private StatusJson() {
     }
 
-    static String of(Controller controller, String version, String url) {
-        SessionStatus s = controller.status();
-        ProfileFigures recent = null;
-        String unavailable = null;
-        try {
-            recent = controller.profileFigures();  // computed in the session, as for every door
-        } catch (HeapBudgetException e) {
-            unavailable = e.getMessage();  // the status still answers; the profile's figures say why they are missing
-        }
+    public static String of(StatusReport report) {
+        SessionStatus s = report.session();
+        ProfileFigures recent = report.profile().orNull();
         JsonOutput json = new JsonOutput().beginObject()
-                .field("state", s.state().name().toLowerCase(Locale.ROOT))
+                .field("state", report.state())
                 .field("startedBy", s.startedBy())
                 .field("startedAt", s.startedAt() == null ? null : s.startedAt().toString())
                 .field("endsAt", s.endsAt() == null ? null : s.endsAt().toString())
                 .field("timeLeftMillis", s.timeLeftMillis())
                 .field("continuous", s.continuous().isEmpty() ? null : s.continuous());
         // The OTLP push's figures for scripts (the continuous line says the same in words); null when none runs.
-        OtlpPushStatus push = controller.otlpPush();
+        OtlpPushStatus push = report.otlpPush();
         json.name("otlpPush");
         if (push == null) {
             json.value((String) null);
@@ -69,7 +61,7 @@ final class StatusJson {
                     .field("stackDepth", o.stackDepth())
                     .field("maxStacks", o.maxStacks())
                     .field("live", o.live())
-                    .field("liveBudget", o.live() ? o.liveBudget() : 0)
+                    .field("liveBudget", report.liveBudget())
                     .endObject();
         }
         json.field("samples", s.samples());
@@ -83,8 +75,9 @@ final class StatusJson {
         } else {
             JsonWriter.samplingCost(json, s.samplingCost());
         }
-        if (unavailable != null) {
-            json.field("profileUnavailable", unavailable);
+        String unavailable = report.profile().error();
+        if (!unavailable.isEmpty()) {
+            json.field("profileUnavailable", unavailable);  // the status still answers; the profile's figures say why they are missing
         }
         json.field("estimatedAllocatedBytes", recent == null ? 0 : recent.allocated().estimatedBytes())
                 .field("estimatedLiveBytes", recent == null ? 0 : recent.live().proven().bytes().value())
@@ -107,38 +100,36 @@ final class StatusJson {
             json.endArray().endObject();
         }
         // heaptap's share of the heap: what requests hold now, the part waiting delta scrapes keep, the most ever held.
-        HeapBudget budget = controller.heapBudget();
+        StatusReport.Budget budget = report.heapBudget();
         json.name("heapBudget").beginObject()
                 .field("bytes", budget.bytes())
                 .field("inUseBytes", budget.inUseBytes())
                 .field("keptBytes", budget.keptBytes())
-                .field("deltaScrapesWaiting", controller.deltaBaselinesOpen())
+                .field("deltaScrapesWaiting", budget.deltaScrapesWaiting())
                 .field("peakBytes", budget.peakBytes())
                 .endObject();
-        LeakReport leakReport = controller.leakReport();
         json.field("nativeMemoryBytes", s.nativeMemory())
-                .field("weakRefs", controller.weakRefs())
+                .field("weakRefs", report.weakRefs())
                 .field("nativeAgentError", s.nativeError())
-                .field("pid", ProcessHandle.current().pid())
-                .field("agentVersion", version)
-                .field("url", url)
-                .field("leakWatchState", controller.leakWatchState())
+                .field("pid", report.pid())
+                .field("agentVersion", report.agentVersion())
+                .field("url", report.httpUrl().isEmpty() ? null : report.httpUrl())
+                .field("leakWatchState", report.leakWatchState())
                 // The last leak watch's projection, one line with its interval ("" without a census: leaks --gc).
-                .field("timeToOom", leakReport == null ? "" : leakReport.timeToOom())
-                // What the endpoint's network buffers hold outside the heap (Netty's count of the direct memory it
-                // allocated itself; -1 when it leaves that to the JDK, whose BufferPool MXBean then counts it).
+                .field("timeToOom", report.timeToOom())
+                // The endpoint's own figure, which only it can count: the network buffers Netty allocated itself outside
+                // the heap (-1 when it leaves that to the JDK, whose BufferPool MXBean then counts it).
                 .field("httpDirectMemoryBytes", PlatformDependent.usedDirectMemory());
         if (s.gc() == null) {
             json.name("gc").value((String) null);
             json.name("gcSummary").beginArray().endArray();
         } else {
-            // The same gc object as the JSON dump, and the report's lines for the web page.
-            double rate = recent == null ? 0 : recent.allocationRate();
-            JsonWriter.writeGc(json, s.gc(), rate);
+            // The same gc object as the JSON dump, and the report's lines for the web page: the warning first.
+            JsonWriter.writeGc(json, s.gc(), report.allocationRate());
             json.name("gcSummary").beginArray();
-            s.gc().alarm().ifPresent(json::value);
-            json.value(GcText.header(s.gc()));
-            GcText.lines(s.gc(), rate).forEach(json::value);
+            report.gcAlarm().ifPresent(json::value);
+            report.gcHeader().ifPresent(json::value);
+            report.gcLines().forEach(json::value);
             json.endArray();
         }
         return json.endObject().toString();
