@@ -386,9 +386,7 @@ final class HeaptapBean implements HeaptapMXBean {
     @Override
     public List<String> referencePaths(String site, int maxPaths, int maxDepth, int maxObjects, String timeLimit) {
         // JConsole's 0 in a number field is the default, as in start.
-        PathOptions options = PathOptions.parse(maxPaths == 0 ? PathOptions.DEFAULT_MAX_PATHS : maxPaths,
-                maxDepth == 0 ? PathOptions.DEFAULT_MAX_DEPTH : maxDepth, maxObjects == 0 ? PathOptions.DEFAULT_MAX_OBJECTS : maxObjects,
-                StartArguments.text(timeLimit));
+        PathOptions options = StartArguments.paths(maxPaths, maxDepth, maxObjects, timeLimit);
         return controller.referencePaths(site, options).lines();
     }
 
@@ -422,8 +420,7 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public void startLeakWatch(String duration, String every, String interval, boolean gc, String client) {
-        LeakWatchOptions options = LeakWatchOptions.parse(StartArguments.text(duration), StartArguments.text(every),
-                StartArguments.text(interval), gc);
+        LeakWatchOptions options = StartArguments.leakWatch(duration, every, interval, gc);
         controller.startLeakWatch(options, client == null || client.isBlank() ? "jmx" : client);
     }
 

@@ -1,7 +1,6 @@
 package io.heaptap.jmx;
 
 import io.heaptap.session.CaptureOptions;
-import io.heaptap.session.PathOptions;
 
 import java.util.List;
 
@@ -236,10 +235,10 @@ public interface HeaptapMXBean {
             + " one line each. WARNING: the heap walk pauses the application (at most timeLimit)")
     @Impact(MBeanOperationInfo.ACTION_INFO)
     List<String> referencePaths(@Description(name = "site", value = "Allocated type (byte[]) or allocating method (OrderCache.put), a substring") String site,
-                                @Description(name = "maxPaths", value = "Objects to find chains for, 1-64. Default (0): 3") int maxPaths,
-                                @Description(name = "maxDepth", value = "References followed from a root or static field, 1-" + PathOptions.MAX_MAX_DEPTH + ". Default (0): 32") int maxDepth,
-                                @Description(name = "maxObjects", value = "Objects the walk may record, 1-16777216, ~60 bytes of native memory each while it runs. Default (0): 1048576") int maxObjects,
-                                @Description(name = "timeLimit", value = "Longest walk (and pause), e.g. 2s (max 10s). Default: 2s") String timeLimit);
+                                @Description(name = "maxPaths") int maxPaths,
+                                @Description(name = "maxDepth") int maxDepth,
+                                @Description(name = "maxObjects") int maxObjects,
+                                @Description(name = "timeLimit") String timeLimit);
 
     @Description("The top sites holding live objects now")
     List<LiveRow> topLive(@Description(name = "n", value = "How many rows, 1-1000. Default (0): 20") int n);
@@ -257,16 +256,16 @@ public interface HeaptapMXBean {
     @Description("Starts a leak watch: a capture for the whole duration and a live snapshot every step, sites ranked by leak"
             + " evidence (growth of live bytes, age against the time watched, survival across GCs)")
     @Impact(MBeanOperationInfo.ACTION)
-    void startLeakWatch(@Description(name = "duration", value = "How long to watch, e.g. 5m (max 7 days). Default: 5m") String duration,
-                        @Description(name = "every", value = "Time between live snapshots, e.g. 15s (1s to duration). Default: 15s") String every);
+    void startLeakWatch(@Description(name = "duration") String duration,
+                        @Description(name = "every") String every);
 
     @Description("Starts a leak watch with every option. WARNING: gc forces a full collection before each snapshot, which"
             + " pauses the application")
     @Impact(MBeanOperationInfo.ACTION)
-    void startLeakWatch(@Description(name = "duration", value = "How long to watch, e.g. 5m (max 7 days). Default: 5m") String duration,
-                        @Description(name = "every", value = "Time between live snapshots, e.g. 15s (1s to duration). Default: 15s") String every,
-                        @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k. Default: 512k") String interval,
-                        @Description(name = "gc", value = "Force a full collection before each snapshot: proves what is live, pauses the application") boolean gc,
+    void startLeakWatch(@Description(name = "duration") String duration,
+                        @Description(name = "every") String every,
+                        @Description(name = "interval") String interval,
+                        @Description(name = "gc") boolean gc,
                         @Description(name = "client", value = "Who starts it (shown to anyone who finds it running)") String client);
 
     @Description("Ends the leak watch now with a last snapshot, and stops its capture; harmless when none runs")
