@@ -9,6 +9,7 @@ import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.session.options.CaptureKeys;
 import io.heaptap.session.options.LeakWatchKeys;
 import io.heaptap.session.options.PathKeys;
+import io.heaptap.session.options.ServeKeys;
 import io.heaptap.session.options.OptionKey;
 
 import javax.management.AttributeList;
@@ -116,6 +117,7 @@ final class DescribedMXBean extends StandardEmitterMBean {
         return switch (operation) {
             case "startLeakWatch" -> LeakWatchKeys.ALL;
             case "referencePaths" -> PathKeys.ALL;
+            case "startServing", "startContinuous", "startOtlpPush" -> ServeKeys.ALL;
             default -> CaptureKeys.ALL;
         };
     }

@@ -11,11 +11,9 @@ import io.heaptap.profile.leak.LeakFormat;
 import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
-import io.heaptap.session.OtlpPushOptions;
 import io.heaptap.session.HttpServing;
 import io.heaptap.session.LeakWatchOptions;
 import io.heaptap.session.PathOptions;
-import io.heaptap.session.ServeOptions;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -245,12 +243,12 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public String startServing(int port) {
-        return http.start(ServeOptions.loopback(port)).url();
+        return http.start(StartArguments.serve(null, port, null, null)).url();
     }
 
     @Override
     public String startServing(String bind, int port, String token, String allowOrigin) {
-        return http.start(new ServeOptions(bind, port, token, allowOrigin)).url();
+        return http.start(StartArguments.serve(bind, port, token, allowOrigin)).url();
     }
 
     @Override
@@ -265,12 +263,12 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public String startContinuous(String service) {
-        return controller.startContinuous(service, "jmx").describe();
+        return controller.startContinuous(StartArguments.text(service), "jmx").describe();
     }
 
     @Override
     public String startOtlpPush(String url, String every) {
-        return controller.startOtlpPush(OtlpPushOptions.parse(url, every)).describe();
+        return controller.startOtlpPush(StartArguments.otlpPush(url, every)).describe();
     }
 
     @Override

@@ -198,15 +198,15 @@ public interface HeaptapMXBean {
     @Description("Starts heaptap's HTTP endpoint on 127.0.0.1 (REST API, web page, /debug/pprof, /jolokia) and returns its URL;"
             + " every request needs the token in HttpTokenFile. When it already serves, returns the running server's URL")
     @Impact(MBeanOperationInfo.ACTION_INFO)
-    String startServing(@Description(name = "port", value = "TCP port, 0 for any free one") int port);
+    String startServing(@Description(name = "port") int port);
 
     @Description("Starts heaptap's HTTP endpoint with every option and returns its URL; when it already serves, returns the"
             + " running server's URL")
     @Impact(MBeanOperationInfo.ACTION_INFO)
-    String startServing(@Description(name = "bind", value = "IP address to bind, e.g. 127.0.0.1") String bind,
-                        @Description(name = "port", value = "TCP port, 0 for any free one") int port,
-                        @Description(name = "token", value = "Token every request must carry (16+ characters); empty: heaptap makes one, see HttpTokenFile") String token,
-                        @Description(name = "allowOrigin", value = "The one origin CORS allows, e.g. https://grafana.example; empty: CORS off") String allowOrigin);
+    String startServing(@Description(name = "bind") String bind,
+                        @Description(name = "port") int port,
+                        @Description(name = "token") String token,
+                        @Description(name = "allowOrigin", option = "cors-origin") String allowOrigin);
 
     @Description("Stops heaptap's HTTP endpoint; returns whether it was serving")
     @Impact(MBeanOperationInfo.ACTION)
@@ -219,13 +219,13 @@ public interface HeaptapMXBean {
     @Description("Starts continuous sampling until stopContinuous: /debug/pprof/allocs becomes cumulative since now and is"
             + " never reset; captures meanwhile are windows over it. Returns what getContinuous then says")
     @Impact(MBeanOperationInfo.ACTION_INFO)
-    String startContinuous(@Description(name = "service", value = "The service name scrapes carry; empty: the main class or jar") String service);
+    String startContinuous(@Description(name = "service") String service);
 
     @Description("Pushes continuous sampling's profile to an OpenTelemetry Collector's OTLP/HTTP receiver every period, as OTLP"
             + " profiles (alpha), until continuous sampling stops. Returns the push's status line")
     @Impact(MBeanOperationInfo.ACTION_INFO)
-    String startOtlpPush(@Description(name = "url", value = "The receiver's http:// or https:// URL, e.g. http://127.0.0.1:4318") String url,
-                         @Description(name = "every", value = "The time between pushes, 1s to 1h; empty: 60s") String every);
+    String startOtlpPush(@Description(name = "url", option = "otlp-push") String url,
+                         @Description(name = "every", option = "otlp-every") String every);
 
     @Description("Stops continuous sampling (and a capture running over it); harmless when off")
     @Impact(MBeanOperationInfo.ACTION)
