@@ -2,6 +2,9 @@ package io.heaptap.agent;
 
 import io.heaptap.session.OtlpPushOptions;
 import io.heaptap.session.ServeOptions;
+import io.heaptap.session.ServeRequest;
+import io.heaptap.session.options.OptionKey;
+import io.heaptap.session.options.ServeKeys;
 import io.heaptap.http.TokenFile;
 
 import java.nio.file.Path;
@@ -17,12 +20,12 @@ import java.util.List;
  * dormant: nothing serves and nothing samples until asked. The CLI's {@link CaptureRequest} is the
  * other command; {@link AgentEntry} tells them apart.
  */
-record AgentArguments(Optional<ServeOptions> serve, boolean continuous, String service, Optional<OtlpPushOptions> push) {
+public record AgentArguments(Optional<ServeOptions> serve, boolean continuous, String service, Optional<OtlpPushOptions> push) {
     static final AgentArguments DORMANT = new AgentArguments(Optional.empty(), false, null, Optional.empty());
-    private static final List<String> SERVE_NAMES = List.of("port", "bind", "token-file", "cors-origin", "continuous", "service",
-            "otlp-push", "otlp-every");
+    /** The keys these arguments take: all but the token itself, which would show in the process list. */
+    private static final List<OptionKey> KEYS = ServeKeys.ALL.stream().filter(k -> k != ServeKeys.TOKEN).toList();
 
-    static AgentArguments parse(String args) {
+    public static AgentArguments parse(String args) {
         if (args == null || args.isBlank()) {
             return DORMANT;
         }
@@ -34,31 +37,13 @@ record AgentArguments(Optional<ServeOptions> serve, boolean continuous, String s
             throw new IllegalArgumentException("unknown heaptap agent argument '" + decoded.command()
                     + "' (expected nothing, or serve[,port=N][,bind=ADDRESS][,token-file=PATH][,cors-origin=URL][,continuous][,service=NAME][,otlp-push=URL][,otlp-every=DURATION])");
         }
-        decoded.onlyNames(SERVE_NAMES);
-        String port = decoded.values().get("port");
-        String token = decoded.values().get("token-file");
-        boolean continuous = decoded.values().containsKey("continuous") && decoded.flag("continuous");
-        String service = decoded.values().get("service");
-        if (service != null && !continuous) {
-            throw new IllegalArgumentException("service=" + service + " names continuous sampling's scrapes: add ,continuous");
+        decoded.onlyNames(KEYS.stream().map(OptionKey::name).toList());
+        // A refusal that points at another option spells it as these arguments do: ",continuous".
+        ServeRequest request = ServeKeys.parse(decoded.values(), k -> k == ServeKeys.CONTINUOUS ? "," + k.name() : k.name());
+        if (request.tokenFile() != null) {
+            request = request.withToken(TokenFile.read(Path.of(request.tokenFile())));
         }
-        String pushUrl = decoded.values().get("otlp-push");
-        String pushEvery = decoded.values().get("otlp-every");
-        if (pushUrl != null && !continuous) {
-            throw new IllegalArgumentException("otlp-push pushes continuous sampling's profile: add ,continuous");
-        }
-        if (pushEvery != null && pushUrl == null) {
-            throw new IllegalArgumentException("otlp-every is the period of the OTLP push: add ,otlp-push=URL");
-        }
-        Optional<OtlpPushOptions> push = pushUrl == null ? Optional.empty() : Optional.of(OtlpPushOptions.parse(pushUrl, pushEvery));
-        return new AgentArguments(Optional.of(new ServeOptions(decoded.values().get("bind"), port == null ? 0 : port(port),
-                token == null ? null : TokenFile.read(Path.of(token)), decoded.values().get("cors-origin"))), continuous, service, push);
-    }
-
-    private static int port(String value) {
-        if (!value.matches("[0-9]{1,5}")) {  // ASCII digits only: parseInt would also take other scripts' digits
-            throw new IllegalArgumentException("port must be a number, not '" + value + "'");
-        }
-        return Integer.parseInt(value);
+        return new AgentArguments(Optional.of(request.serve()), request.continuous(), request.service(),
+                Optional.ofNullable(request.push()));
     }
 }

@@ -56,7 +56,7 @@ class AgentArgumentCodecTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentArguments.parse("serve,otlp-push=http://h:4318"))
                 .getMessage().contains("add ,continuous"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentArguments.parse("serve,continuous,otlp-every=30s"))
-                .getMessage().contains("add ,otlp-push=URL"));
+                .getMessage().contains("add otlp-push URL"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentArguments.parse("serve,continuous,otlp-push=ftp://h"))
                 .getMessage().contains("not an http:// or https:// URL"));
     }

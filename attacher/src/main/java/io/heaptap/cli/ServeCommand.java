@@ -13,12 +13,16 @@ import io.heaptap.exit.HeaptapException;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.session.OtlpPushOptions;
 import io.heaptap.session.ServeOptions;
+import io.heaptap.session.ServeRequest;
+import io.heaptap.session.options.OptionKey;
+import io.heaptap.session.options.ServeKeys;
 import io.heaptap.http.TokenFile;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 final class ServeCommand extends TargetCommand {
     static final Syntax SYNTAX = new Syntax("serve",
@@ -27,74 +31,46 @@ final class ServeCommand extends TargetCommand {
                     "Without --token-file the target makes a token, in a file only its user and root can read.",
                     "Binds 127.0.0.1 unless told otherwise. Sampling stays off until started."),
             TARGET, List.of(
-                    Flag.value("--port", "N", "TCP port; 0 (the default) picks a free one."),
-                    Flag.value("--bind", "ADDRESS", "IP address to bind (default: " + ServeOptions.DEFAULT_BIND + ")."),
-                    Flag.value("--token-file", "FILE",
-                            "File (mode 600) holding the token every request must send, instead of one the target makes."),
-                    Flag.value("--cors-origin", "URL", "The one origin browsers may call from (CORS); off by default."),
+                    OptionFlags.value(ServeKeys.PORT),
+                    OptionFlags.value(ServeKeys.BIND),
+                    OptionFlags.value(ServeKeys.TOKEN_FILE),
+                    OptionFlags.value(ServeKeys.CORS_ORIGIN),
                     Flag.toggle("--stop", "Stop the endpoint instead."),
-                    Flag.toggle("--continuous", "Also sample continuously until stopped, for Pyroscope/Alloy and Parca:"
-                            + " /debug/pprof/allocs is then cumulative, as a Go service serves it (see docs/continuous.md)."),
-                    Flag.value("--service", "NAME", "With --continuous: the service name scrapes carry"
-                            + " (default: the main class or jar)."),
-                    Flag.value("--otlp-push", "URL", "With --continuous: also push the profile, as OTLP profiles (alpha), to an"
-                            + " OpenTelemetry Collector's OTLP/HTTP receiver, e.g. http://127.0.0.1:4318 (see docs/continuous.md)."),
-                    Flag.value("--otlp-every", "DURATION", "With --otlp-push: the time between pushes, 1s to 1h (default: 60s).")),
+                    OptionFlags.toggle(ServeKeys.CONTINUOUS),
+                    OptionFlags.value(ServeKeys.SERVICE),
+                    OptionFlags.value(ServeKeys.OTLP_PUSH),
+                    OptionFlags.value(ServeKeys.OTLP_EVERY)),
             false);
 
-    private final int port;
-    private final String bind;
+    /** The keys the command line takes: all but the token itself, which would show in the process list. */
+    static final List<OptionKey> KEYS = ServeKeys.ALL.stream().filter(k -> k != ServeKeys.TOKEN).toList();
+
+    private final Map<String, String> given;
     private final Path tokenFile;
-    private final String corsOrigin;
     private final boolean stop;
-    private final boolean continuous;
-    private final String service;
-    private final String otlpPush;
-    private final String otlpEvery;
-    private OtlpPushOptions push;
+    private ServeRequest request;
+    private ServeOptions options;
 
     ServeCommand(Arguments args) {
         super(args);
-        port = args.intValue("--port", 0);
-        bind = args.value("--bind", ServeOptions.DEFAULT_BIND);
+        given = OptionFlags.given(args, KEYS, List.of(ServeKeys.CONTINUOUS));
         tokenFile = args.path("--token-file");
-        corsOrigin = args.value("--cors-origin");
         stop = args.has("--stop");
-        continuous = args.has("--continuous");
-        service = args.value("--service");
-        otlpPush = args.value("--otlp-push");
-        otlpEvery = args.value("--otlp-every");
     }
-
-    private ServeOptions options;
 
     @Override
     void validate() {
         if (stop) {
             return;
         }
-        if (service != null && !continuous) {
-            throw new HeaptapException(ExitCode.USAGE, "--service names continuous sampling's scrapes: add --continuous");
-        }
-        if (otlpPush != null && !continuous) {
-            throw new HeaptapException(ExitCode.USAGE, "--otlp-push pushes continuous sampling's profile: add --continuous");
-        }
-        if (otlpEvery != null && otlpPush == null) {
-            throw new HeaptapException(ExitCode.USAGE, "--otlp-every is the period of the OTLP push: add --otlp-push URL");
-        }
-        if (otlpPush != null) {
-            try {
-                push = OtlpPushOptions.parse(otlpPush, otlpEvery);
-            } catch (IllegalArgumentException e) {
-                throw new HeaptapException(ExitCode.USAGE, "--" + e.getMessage());
-            }
-        }
-        options = options(null);
+        request = serveRequest();
+        options = request.serve();
     }
 
-    private ServeOptions options(String token) {
+    /** What the flags ask for, as the vocabulary reads them, as it reads every door's; refusals spell the flags. */
+    ServeRequest serveRequest() {
         try {
-            return new ServeOptions(bind, port, token, corsOrigin);
+            return ServeKeys.parse(given, OptionKey::flag);
         } catch (IllegalArgumentException e) {
             throw new HeaptapException(ExitCode.USAGE, e.getMessage());
         }
@@ -108,7 +84,7 @@ final class ServeCommand extends TargetCommand {
     ExitCode run(Target t) throws Exception {
         if (!stop && tokenFile != null) {
             try {
-                options = options(TokenFile.read(tokenFile, t.uid().orElse(-1)));
+                options = request.withToken(TokenFile.read(tokenFile, t.uid().orElse(-1))).serve();
             } catch (IllegalArgumentException e) {
                 throw new HeaptapException(ExitCode.USAGE, e.getMessage());
             }
@@ -133,11 +109,12 @@ final class ServeCommand extends TargetCommand {
         if (options.allowOrigin() != null) {
             args.append(",cors-origin=").append(options.allowOrigin());
         }
-        if (continuous) {
+        if (request.continuous()) {
             args.append(",continuous");
-            if (service != null) {
-                args.append(",service=").append(AgentArgumentCodec.escape(service));
+            if (request.service() != null) {
+                args.append(",service=").append(AgentArgumentCodec.escape(request.service()));
             }
+            OtlpPushOptions push = request.push();
             if (push != null) {
                 args.append(",otlp-push=").append(AgentArgumentCodec.escape(push.endpoint().toString()))
                         .append(",otlp-every=").append(push.every().toMillis()).append("ms");
@@ -172,15 +149,16 @@ final class ServeCommand extends TargetCommand {
     }
 
     private ExitCode startContinuous(HeaptapMXBean h, long pid) {
-        if (!continuous) {
+        if (!request.continuous()) {
             return ExitCode.OK;
         }
         String running = h.getContinuous();
         if (!running.isEmpty()) {
             Terminal.println("pid " + pid + ": continuous sampling runs already, " + running);
         } else {
-            Terminal.println("pid " + pid + ": continuous sampling " + h.startContinuous(service == null ? "" : service));
+            Terminal.println("pid " + pid + ": continuous sampling " + h.startContinuous(request.service() == null ? "" : request.service()));
         }
+        OtlpPushOptions push = request.push();
         if (push != null) {
             Terminal.println("pid " + pid + ": " + h.startOtlpPush(push.endpoint().toString(), push.every().toMillis() + "ms"));
         }

@@ -2,10 +2,14 @@ package io.heaptap.jmx;
 
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.session.options.CaptureKeys;
+import io.heaptap.session.options.LeakWatchKeys;
+import io.heaptap.session.options.PathKeys;
+import io.heaptap.session.options.ServeKeys;
 import io.heaptap.session.options.OptionKey;
 
 import javax.management.AttributeList;
@@ -83,7 +87,7 @@ final class DescribedMXBean extends StandardEmitterMBean {
 
     @Override
     protected String getDescription(MBeanOperationInfo op, MBeanParameterInfo param, int sequence) {
-        return parameter(op, sequence).map(DescribedMXBean::describe).orElse(param.getDescription());
+        return parameter(op, sequence).map(d -> describe(d, vocabulary(op.getName()))).orElse(param.getDescription());
     }
 
     /** INFO unless the operation says otherwise ({@link Impact}): JConsole and VisualVM show it. */
@@ -97,13 +101,25 @@ final class DescribedMXBean extends StandardEmitterMBean {
         return parameter(op, sequence).map(Description::name).filter(n -> !n.isEmpty()).orElse(param.getName());
     }
 
-    /** A start parameter without text of its own is the option of that name: its help, range and default. */
-    private static String describe(Description d) {
+    /** A parameter without text of its own is its operation's option of that name: its help, range and default. */
+    private static String describe(Description d, List<OptionKey> keys) {
         if (!d.value().isEmpty()) {
             return d.value();
         }
-        return CaptureKeys.ALL.stream().filter(k -> k.camelName().equals(d.name())).findFirst().map(OptionKey::describe)
-                .orElseThrow(() -> new IllegalStateException("no description and no option named " + d.name()));
+        String option = d.option().isEmpty() ? d.name() : d.option();
+        return keys.stream().filter(k -> k.camelName().equals(option) || k.name().equals(option)).findFirst()
+                .map(OptionKey::describe)
+                .orElseThrow(() -> new IllegalStateException("no description and no option named " + option));
+    }
+
+    /** The keys an operation's parameters set: a leak watch's duration is not a capture's. */
+    private static List<OptionKey> vocabulary(String operation) {
+        return switch (operation) {
+            case "startLeakWatch" -> LeakWatchKeys.ALL;
+            case "referencePaths" -> PathKeys.ALL;
+            case "startServing", "startContinuous", "startOtlpPush" -> ServeKeys.ALL;
+            default -> CaptureKeys.ALL;
+        };
     }
 
     private static String describe(Method m) {

@@ -9,9 +9,12 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.METHOD, ElementType.PARAMETER, ElementType.TYPE})
 public @interface Description {
-    /** Empty for a start parameter: its help then comes from the option it sets ({@code CaptureKeys}). */
+    /** Empty for an option parameter: its help then comes from the option it sets ({@code CaptureKeys}, {@code LeakWatchKeys}...). */
     String value() default "";
 
     /** A parameter's name (JMX has no other way to learn it). */
     String name() default "";
+
+    /** The option a parameter sets, when its name is not the option's ({@code allowOrigin} sets {@code cors-origin}). */
+    String option() default "";
 }

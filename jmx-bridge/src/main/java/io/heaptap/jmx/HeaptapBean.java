@@ -12,11 +12,9 @@ import io.heaptap.profile.leak.LeakFormat;
 import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
-import io.heaptap.session.OtlpPushOptions;
 import io.heaptap.session.HttpServing;
 import io.heaptap.session.LeakWatchOptions;
 import io.heaptap.session.PathOptions;
-import io.heaptap.session.ServeOptions;
 import io.heaptap.session.StatusReport;
 
 import java.io.IOException;
@@ -245,12 +243,12 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public String startServing(int port) {
-        return http.start(ServeOptions.loopback(port)).url();
+        return http.start(StartArguments.serve(null, port, null, null)).url();
     }
 
     @Override
     public String startServing(String bind, int port, String token, String allowOrigin) {
-        return http.start(new ServeOptions(bind, port, token, allowOrigin)).url();
+        return http.start(StartArguments.serve(bind, port, token, allowOrigin)).url();
     }
 
     @Override
@@ -265,12 +263,12 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public String startContinuous(String service) {
-        return controller.startContinuous(service, "jmx").describe();
+        return controller.startContinuous(StartArguments.text(service), "jmx").describe();
     }
 
     @Override
     public String startOtlpPush(String url, String every) {
-        return controller.startOtlpPush(OtlpPushOptions.parse(url, every)).describe();
+        return controller.startOtlpPush(StartArguments.otlpPush(url, every)).describe();
     }
 
     @Override
@@ -392,9 +390,7 @@ final class HeaptapBean implements HeaptapMXBean {
     @Override
     public List<String> referencePaths(String site, int maxPaths, int maxDepth, int maxObjects, String timeLimit) {
         // JConsole's 0 in a number field is the default, as in start.
-        PathOptions options = PathOptions.parse(maxPaths == 0 ? PathOptions.DEFAULT_MAX_PATHS : maxPaths,
-                maxDepth == 0 ? PathOptions.DEFAULT_MAX_DEPTH : maxDepth, maxObjects == 0 ? PathOptions.DEFAULT_MAX_OBJECTS : maxObjects,
-                StartArguments.text(timeLimit));
+        PathOptions options = StartArguments.paths(maxPaths, maxDepth, maxObjects, timeLimit);
         return controller.referencePaths(site, options).lines();
     }
 
@@ -420,8 +416,7 @@ final class HeaptapBean implements HeaptapMXBean {
 
     @Override
     public void startLeakWatch(String duration, String every, String interval, boolean gc, String client) {
-        LeakWatchOptions options = LeakWatchOptions.parse(StartArguments.text(duration), StartArguments.text(every),
-                StartArguments.text(interval), gc);
+        LeakWatchOptions options = StartArguments.leakWatch(duration, every, interval, gc);
         controller.startLeakWatch(options, client == null || client.isBlank() ? "jmx" : client);
     }
 

@@ -1,7 +1,6 @@
 package io.heaptap.jmx;
 
 import io.heaptap.session.CaptureOptions;
-import io.heaptap.session.PathOptions;
 
 import java.util.List;
 
@@ -199,15 +198,15 @@ public interface HeaptapMXBean {
     @Description("Starts heaptap's HTTP endpoint on 127.0.0.1 (REST API, web page, /debug/pprof, /jolokia) and returns its URL;"
             + " every request needs the token in HttpTokenFile. When it already serves, returns the running server's URL")
     @Impact(MBeanOperationInfo.ACTION_INFO)
-    String startServing(@Description(name = "port", value = "TCP port, 0 for any free one") int port);
+    String startServing(@Description(name = "port") int port);
 
     @Description("Starts heaptap's HTTP endpoint with every option and returns its URL; when it already serves, returns the"
             + " running server's URL")
     @Impact(MBeanOperationInfo.ACTION_INFO)
-    String startServing(@Description(name = "bind", value = "IP address to bind, e.g. 127.0.0.1") String bind,
-                        @Description(name = "port", value = "TCP port, 0 for any free one") int port,
-                        @Description(name = "token", value = "Token every request must carry (16+ characters); empty: heaptap makes one, see HttpTokenFile") String token,
-                        @Description(name = "allowOrigin", value = "The one origin CORS allows, e.g. https://grafana.example; empty: CORS off") String allowOrigin);
+    String startServing(@Description(name = "bind") String bind,
+                        @Description(name = "port") int port,
+                        @Description(name = "token") String token,
+                        @Description(name = "allowOrigin", option = "cors-origin") String allowOrigin);
 
     @Description("Stops heaptap's HTTP endpoint; returns whether it was serving")
     @Impact(MBeanOperationInfo.ACTION)
@@ -220,13 +219,13 @@ public interface HeaptapMXBean {
     @Description("Starts continuous sampling until stopContinuous: /debug/pprof/allocs becomes cumulative since now and is"
             + " never reset; captures meanwhile are windows over it. Returns what getContinuous then says")
     @Impact(MBeanOperationInfo.ACTION_INFO)
-    String startContinuous(@Description(name = "service", value = "The service name scrapes carry; empty: the main class or jar") String service);
+    String startContinuous(@Description(name = "service") String service);
 
     @Description("Pushes continuous sampling's profile to an OpenTelemetry Collector's OTLP/HTTP receiver every period, as OTLP"
             + " profiles (alpha), until continuous sampling stops. Returns the push's status line")
     @Impact(MBeanOperationInfo.ACTION_INFO)
-    String startOtlpPush(@Description(name = "url", value = "The receiver's http:// or https:// URL, e.g. http://127.0.0.1:4318") String url,
-                         @Description(name = "every", value = "The time between pushes, 1s to 1h; empty: 60s") String every);
+    String startOtlpPush(@Description(name = "url", option = "otlp-push") String url,
+                         @Description(name = "every", option = "otlp-every") String every);
 
     @Description("Stops continuous sampling (and a capture running over it); harmless when off")
     @Impact(MBeanOperationInfo.ACTION)
@@ -236,10 +235,10 @@ public interface HeaptapMXBean {
             + " one line each. WARNING: the heap walk pauses the application (at most timeLimit)")
     @Impact(MBeanOperationInfo.ACTION_INFO)
     List<String> referencePaths(@Description(name = "site", value = "Allocated type (byte[]) or allocating method (OrderCache.put), a substring") String site,
-                                @Description(name = "maxPaths", value = "Objects to find chains for, 1-64. Default (0): 3") int maxPaths,
-                                @Description(name = "maxDepth", value = "References followed from a root or static field, 1-" + PathOptions.MAX_MAX_DEPTH + ". Default (0): 32") int maxDepth,
-                                @Description(name = "maxObjects", value = "Objects the walk may record, 1-16777216, ~60 bytes of native memory each while it runs. Default (0): 1048576") int maxObjects,
-                                @Description(name = "timeLimit", value = "Longest walk (and pause), e.g. 2s (max 10s). Default: 2s") String timeLimit);
+                                @Description(name = "maxPaths") int maxPaths,
+                                @Description(name = "maxDepth") int maxDepth,
+                                @Description(name = "maxObjects") int maxObjects,
+                                @Description(name = "timeLimit") String timeLimit);
 
     @Description("The top sites holding live objects now")
     List<LiveRow> topLive(@Description(name = "n", value = "How many rows, 1-1000. Default (0): 20") int n);
@@ -257,16 +256,16 @@ public interface HeaptapMXBean {
     @Description("Starts a leak watch: a capture for the whole duration and a live snapshot every step, sites ranked by leak"
             + " evidence (growth of live bytes, age against the time watched, survival across GCs)")
     @Impact(MBeanOperationInfo.ACTION)
-    void startLeakWatch(@Description(name = "duration", value = "How long to watch, e.g. 5m (max 7 days). Default: 5m") String duration,
-                        @Description(name = "every", value = "Time between live snapshots, e.g. 15s (1s to duration). Default: 15s") String every);
+    void startLeakWatch(@Description(name = "duration") String duration,
+                        @Description(name = "every") String every);
 
     @Description("Starts a leak watch with every option. WARNING: gc forces a full collection before each snapshot, which"
             + " pauses the application")
     @Impact(MBeanOperationInfo.ACTION)
-    void startLeakWatch(@Description(name = "duration", value = "How long to watch, e.g. 5m (max 7 days). Default: 5m") String duration,
-                        @Description(name = "every", value = "Time between live snapshots, e.g. 15s (1s to duration). Default: 15s") String every,
-                        @Description(name = "interval", value = "Mean bytes between samples, e.g. 512k. Default: 512k") String interval,
-                        @Description(name = "gc", value = "Force a full collection before each snapshot: proves what is live, pauses the application") boolean gc,
+    void startLeakWatch(@Description(name = "duration") String duration,
+                        @Description(name = "every") String every,
+                        @Description(name = "interval") String interval,
+                        @Description(name = "gc") boolean gc,
                         @Description(name = "client", value = "Who starts it (shown to anyone who finds it running)") String client);
 
     @Description("Ends the leak watch now with a last snapshot, and stops its capture; harmless when none runs")

@@ -14,6 +14,9 @@ import io.heaptap.session.ServeOptions;
 import io.heaptap.session.SessionState;
 import io.heaptap.session.SessionStatus;
 import io.heaptap.session.options.CaptureKeys;
+import io.heaptap.session.options.LeakWatchKeys;
+import io.heaptap.session.options.PathKeys;
+import io.heaptap.session.options.ServeKeys;
 import io.heaptap.session.options.OptionKey;
 
 import java.nio.file.Path;
@@ -95,6 +98,28 @@ class JmxDoorTest {
         List<String> expected = new ArrayList<>(CaptureKeys.ALL.stream().map(OptionKey::camelName).toList());
         expected.add("client");
         assertEquals(expected, full, "every option, in the vocabulary's order");
+    }
+
+    @Test
+    void leakWatchPathAndServeTooltipsAreTheirOwnVocabularysKeys() {
+        MBeanInfo info = bean().getMBeanInfo();
+        Map<String, OptionKey> expected = Map.of("startLeakWatch duration", LeakWatchKeys.DURATION,
+                "startLeakWatch every", LeakWatchKeys.EVERY, "startLeakWatch interval", LeakWatchKeys.INTERVAL,
+                "startLeakWatch gc", LeakWatchKeys.GC, "referencePaths maxPaths", PathKeys.MAX_PATHS,
+                "referencePaths timeLimit", PathKeys.TIME_LIMIT, "startServing port", ServeKeys.PORT,
+                "startServing allowOrigin", ServeKeys.CORS_ORIGIN, "startOtlpPush every", ServeKeys.OTLP_EVERY,
+                "startContinuous service", ServeKeys.SERVICE);
+        int seen = 0;
+        for (MBeanOperationInfo op : info.getOperations()) {
+            for (MBeanParameterInfo p : op.getSignature()) {
+                OptionKey key = expected.get(op.getName() + " " + p.getName());
+                if (key != null) {
+                    assertEquals(key.describe(), p.getDescription(), op.getName() + " " + p.getName());
+                    seen++;
+                }
+            }
+        }
+        assertTrue(seen >= expected.size(), "every listed parameter was found: " + seen);
     }
 
     @Test

@@ -3,11 +3,15 @@ package io.heaptap.session;
 import io.heaptap.nativeagent.NativeLimits;
 import io.heaptap.profile.HumanUnits;
 
+import io.heaptap.session.options.PathKeys;
+
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * How far a reference-path search may go. The walk pauses the application, so every bound is
- * checked here, whoever asks (CLI, MBean, the leaks command).
+ * checked here, whoever asks (CLI, MBean, the leaks command); every door reads one from text through {@link PathKeys}.
  *
  * @param maxPaths   tracked objects to find chains for (the oldest of the site)
  * @param maxDepth   references followed from a GC root or a static field
@@ -51,15 +55,21 @@ public record PathOptions(int maxPaths, int maxDepth, int maxObjects, Duration t
         }
     }
 
-    /** From human text for the time limit ({@code 10s}, {@code 500ms}); blank means the default. */
+    /** From human text for the time limit ({@code 10s}, {@code 500ms}); blank or {@code default} means the default. */
     public static PathOptions parse(int maxPaths, int maxDepth, int maxObjects, String timeLimit) {
-        Duration limit = DEFAULT_TIME_LIMIT;
-        if (timeLimit != null && !timeLimit.isBlank()) {
-            if (timeLimit.trim().startsWith("-")) {
-                throw new IllegalArgumentException("time limit must be positive, not " + timeLimit.trim());
-            }
-            limit = HumanUnits.parseDuration(timeLimit);
+        Map<String, String> given = new HashMap<>();
+        given.put(PathKeys.MAX_PATHS.name(), Integer.toString(maxPaths));
+        given.put(PathKeys.MAX_DEPTH.name(), Integer.toString(maxDepth));
+        given.put(PathKeys.MAX_OBJECTS.name(), Integer.toString(maxObjects));
+        given.put(PathKeys.TIME_LIMIT.name(), timeLimit);
+        return PathKeys.parse(given);
+    }
+
+    /** A time limit from text ({@code 2s}), checked against the limits. */
+    public static Duration parseTimeLimit(String text) {
+        if (text.trim().startsWith("-")) {
+            throw new IllegalArgumentException("time limit must be positive, not " + text.trim());
         }
-        return new PathOptions(maxPaths, maxDepth, maxObjects, limit);
+        return new PathOptions(DEFAULT_MAX_PATHS, DEFAULT_MAX_DEPTH, DEFAULT_MAX_OBJECTS, HumanUnits.parseDuration(text)).timeLimit();
     }
 }

@@ -4,8 +4,8 @@ import java.util.regex.Pattern;
 
 /**
  * How heaptap's HTTP endpoint is asked to serve. Every entry point (CLI, MXBean, -javaagent
- * arguments) builds one through the constructor, so they all refuse the same bad values with the
- * same messages.
+ * arguments) reads one from text through {@code ServeKeys}, which checks each value here, so they all
+ * refuse the same bad values with the same messages.
  *
  * @param bind        the address to bind: an IP literal or {@code localhost}; no name lookups
  * @param port        the TCP port, 0 for any free one
@@ -21,6 +21,14 @@ public record ServeOptions(String bind, int port, String token, String allowOrig
     private static final Pattern ORIGIN = Pattern.compile("https?://[A-Za-z0-9.\\-\\[\\]:]+");
 
     public ServeOptions {
+        bind = checkBind(bind);
+        checkPort(port);
+        token = checkToken(token);
+        allowOrigin = checkOrigin(allowOrigin);
+    }
+
+    /** The address to bind, without brackets; blank: {@link #DEFAULT_BIND}. */
+    public static String checkBind(String bind) {
         bind = bind == null || bind.isBlank() ? DEFAULT_BIND : bind.trim();
         if (bind.startsWith("[") && bind.endsWith("]")) {
             bind = bind.substring(1, bind.length() - 1);
@@ -29,25 +37,38 @@ public record ServeOptions(String bind, int port, String token, String allowOrig
             throw new IllegalArgumentException("bind must be an IP address (for example 127.0.0.1 or ::1) or localhost, not '"
                     + bind + "'");
         }
+        return bind;
+    }
+
+    public static int checkPort(int port) {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be between 0 (any free port) and 65535, not " + port);
         }
-        if (token != null && token.isBlank()) {
-            token = null;
+        return port;
+    }
+
+    /** The token stripped; blank: null, the target makes one. */
+    public static String checkToken(String token) {
+        if (token == null || token.isBlank()) {
+            return null;
         }
-        if (token != null) {
-            token = token.strip();
-            if (token.length() < MIN_TOKEN_LENGTH || !TOKEN.matcher(token).matches()) {
-                throw new IllegalArgumentException("the token must be at least " + MIN_TOKEN_LENGTH
-                        + " printable characters without spaces (for example from: openssl rand -hex 24)");
-            }
+        token = token.strip();
+        if (token.length() < MIN_TOKEN_LENGTH || !TOKEN.matcher(token).matches()) {
+            throw new IllegalArgumentException("the token must be at least " + MIN_TOKEN_LENGTH
+                    + " printable characters without spaces (for example from: openssl rand -hex 24)");
         }
-        if (allowOrigin != null && allowOrigin.isBlank()) {
-            allowOrigin = null;
+        return token;
+    }
+
+    /** The origin as given; blank: null, CORS off. */
+    public static String checkOrigin(String allowOrigin) {
+        if (allowOrigin == null || allowOrigin.isBlank()) {
+            return null;
         }
-        if (allowOrigin != null && !ORIGIN.matcher(allowOrigin.trim()).matches()) {
+        if (!ORIGIN.matcher(allowOrigin.trim()).matches()) {
             throw new IllegalArgumentException("the CORS origin must look like https://host[:port], not '" + allowOrigin + "'");
         }
+        return allowOrigin;
     }
 
     public static ServeOptions loopback(int port) {

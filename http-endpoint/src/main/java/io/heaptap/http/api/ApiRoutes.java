@@ -22,6 +22,9 @@ import io.heaptap.session.SessionState;
 import io.heaptap.session.StatusReport;
 import io.heaptap.session.options.BadOptionException;
 import io.heaptap.session.options.CaptureKeys;
+import io.heaptap.session.options.GivenOptions;
+import io.heaptap.session.options.LeakWatchKeys;
+import io.heaptap.session.options.OptionKey;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -31,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The REST API under {@code /api}: JSON in (query string or a JSON body), JSON out. Thin: every
@@ -81,12 +85,22 @@ public final class ApiRoutes {
 
     /** The options of {@code POST /api/start}: every name {@link CaptureKeys} accepts, and only those. */
     public static CaptureOptions startOptions(QueryParams p) {
-        List<String> names = CaptureKeys.acceptedNames();
+        return keyed(p, CaptureKeys.ALL, CaptureKeys::parse);
+    }
+
+    /** The options of {@code POST /api/leaks/start}: every name {@link LeakWatchKeys} accepts, and only those. */
+    public static LeakWatchOptions leakWatchOptions(QueryParams p) {
+        return keyed(p, LeakWatchKeys.ALL, LeakWatchKeys::parse);
+    }
+
+    /** The parameters as {@code parse} reads them; a refusal is a 400 that names the parameter at fault. */
+    private static <T> T keyed(QueryParams p, List<OptionKey> keys, Function<Map<String, String>, T> parse) {
+        List<String> names = GivenOptions.acceptedNames(keys);
         p.allowOnly(names.toArray(String[]::new));
         Map<String, String> given = new LinkedHashMap<>();
         names.forEach(name -> given.put(name, p.text(name)));
         try {
-            return CaptureKeys.parse(given);
+            return parse.apply(given);
         } catch (BadOptionException e) {
             throw new HttpError(400, e.getMessage(), e.name(), Map.of());
         } catch (IllegalArgumentException e) {
@@ -157,14 +171,7 @@ public final class ApiRoutes {
     }
 
     private Response startLeakWatch(Request request) {
-        QueryParams p = JsonBody.params(request).allowOnly("duration", "every", "interval", "gc");
-        LeakWatchOptions options;
-        try {
-            options = LeakWatchOptions.parse(p.text("duration", null), p.text("every", null), p.text("interval", null),
-                    p.bool("gc", false));
-        } catch (IllegalArgumentException e) {
-            throw new HttpError(400, e.getMessage());
-        }
+        LeakWatchOptions options = leakWatchOptions(JsonBody.params(request));
         controller.startLeakWatch(options, "http " + request.client());
         return Response.ok(LeakFormat.JSON.contentType(), LeakFormat.JSON.render(controller.leakReport()));
     }

@@ -1,14 +1,12 @@
 package io.heaptap.session.options;
 
 import io.heaptap.profile.HumanUnits;
-import io.heaptap.profile.format.TerminalText;
 import io.heaptap.session.CaptureOptions;
 
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -52,10 +50,7 @@ public final class CaptureKeys {
 
     /** Every name a door accepts: the canonical names, then the older spellings. */
     public static List<String> acceptedNames() {
-        List<String> names = new java.util.ArrayList<>();
-        ALL.forEach(k -> names.add(k.name()));
-        ALL.forEach(k -> names.addAll(k.aliases()));
-        return List.copyOf(names);
+        return GivenOptions.acceptedNames(ALL);
     }
 
     /**
@@ -63,9 +58,9 @@ public final class CaptureKeys {
      * default. Both interval and rate: refused. Neither: the default sampling, bounded by its cost.
      */
     public static CaptureOptions parse(Map<String, String> given) {
-        Map<OptionKey, String> text = resolve(given);
-        String interval = text.get(INTERVAL);
-        String rate = text.get(RATE);
+        GivenOptions text = GivenOptions.resolve("capture option", ALL, given);
+        String interval = text.raw(INTERVAL);
+        String rate = text.raw(RATE);
         if (!OptionKey.isDefault(interval) && interval.strip().endsWith("/s")) {
             // The MBean's interval once took a rate as 5000/s; still read so, unless a rate is given too.
             if (!OptionKey.isDefault(rate)) {
@@ -77,25 +72,22 @@ public final class CaptureKeys {
         if (!OptionKey.isDefault(interval) && !OptionKey.isDefault(rate)) {
             throw new BadOptionException(RATE.name(), "give interval (a fixed interval) or rate (a sample-rate target), not both");
         }
-        String durationText = text.get(DURATION);
-        Duration duration = OptionKey.isDefault(durationText) ? CaptureOptions.DEFAULT_DURATION
-                : named(DURATION, () -> CaptureOptions.parseDuration(durationText.strip()));
-        int depth = count(DEPTH, "depth", text.get(DEPTH), CaptureOptions.DEFAULT_DEPTH, CaptureOptions.MAX_DEPTH);
-        int maxStacks = count(MAX_STACKS, "max stacks", text.get(MAX_STACKS), CaptureOptions.DEFAULT_MAX_STACKS,
-                CaptureOptions.MAX_MAX_STACKS);
-        boolean live = flag(LIVE, text.get(LIVE), true);
+        Duration duration = text.read(DURATION, CaptureOptions.DEFAULT_DURATION, CaptureOptions::parseDuration);
+        int depth = text.count(DEPTH, "depth", CaptureOptions.DEFAULT_DEPTH, CaptureOptions.MAX_DEPTH);
+        int maxStacks = text.count(MAX_STACKS, "max stacks", CaptureOptions.DEFAULT_MAX_STACKS, CaptureOptions.MAX_MAX_STACKS);
+        boolean live = text.flag(LIVE, true);
         // Without live tracking no budget is used, and CaptureOptions leaves it unchecked.
-        int liveBudget = count(LIVE_BUDGET, "live budget", text.get(LIVE_BUDGET), CaptureOptions.DEFAULT_LIVE_BUDGET,
+        int liveBudget = text.count(LIVE_BUDGET, "live budget", CaptureOptions.DEFAULT_LIVE_BUDGET,
                 live ? CaptureOptions.MAX_LIVE_BUDGET : -1);
-        double liveBytes = named(LIVE_BYTES, () -> CaptureOptions.parseLiveBytes(text.get(LIVE_BYTES)));
+        double liveBytes = GivenOptions.named(LIVE_BYTES, () -> CaptureOptions.parseLiveBytes(text.raw(LIVE_BYTES)));
         CaptureOptions options;
         if (!OptionKey.isDefault(interval)) {
             String fixed = interval.strip();
-            long bytes = named(INTERVAL, () -> CaptureOptions.parseInterval(fixed));
+            long bytes = GivenOptions.named(INTERVAL, () -> CaptureOptions.parseInterval(fixed));
             options = new CaptureOptions(duration, bytes, depth, maxStacks, live, liveBudget, 0);
         } else if (!OptionKey.isDefault(rate)) {
             String r = rate.strip();
-            int perSecond = named(RATE, () -> CaptureOptions.parseSampleRate(r.endsWith("/s") ? r.substring(0, r.length() - 2) : r));
+            int perSecond = GivenOptions.named(RATE, () -> CaptureOptions.parseSampleRate(r.endsWith("/s") ? r.substring(0, r.length() - 2) : r));
             options = new CaptureOptions(duration, CaptureOptions.DEFAULT_INTERVAL, depth, maxStacks, live, liveBudget, perSecond);
         } else {
             options = CaptureOptions.defaultSampling(duration, depth, maxStacks, live, liveBudget);
@@ -124,64 +116,5 @@ public final class CaptureKeys {
                     : Long.toString((long) o.liveBytes()));
         }
         return out;
-    }
-
-    private static Map<OptionKey, String> resolve(Map<String, String> given) {
-        Map<OptionKey, String> text = new LinkedHashMap<>();
-        for (Map.Entry<String, String> e : given.entrySet()) {
-            OptionKey key = ALL.stream().filter(k -> k.answersTo(e.getKey())).findFirst().orElseThrow(
-                    () -> new IllegalArgumentException("unknown capture option '" + TerminalText.escape(e.getKey()) + "' ("
-                            + String.join(", ", ALL.stream().map(OptionKey::name).toList()) + ")"));
-            if (text.containsKey(key) && !OptionKey.isDefault(text.get(key)) && !OptionKey.isDefault(e.getValue())) {
-                throw new BadOptionException(key.name(), key.name() + " is given twice");
-            }
-            if (!text.containsKey(key) || OptionKey.isDefault(text.get(key))) {
-                text.put(key, e.getValue());
-            }
-        }
-        return text;
-    }
-
-    /** What {@code parse} reads for {@code key}; a refusal names the key. */
-    private static <T> T named(OptionKey key, java.util.function.Supplier<T> parse) {
-        try {
-            return parse.get();
-        } catch (BadOptionException e) {
-            throw e;
-        } catch (IllegalArgumentException e) {
-            throw new BadOptionException(key.name(), e.getMessage());
-        }
-    }
-
-    /** A whole number from 1 to {@code max} (any, for a negative max); {@code what} is how the refusal calls it. */
-    private static int count(OptionKey key, String what, String text, int otherwise, int max) {
-        if (OptionKey.isDefault(text)) {
-            return otherwise;
-        }
-        String digits = text.strip().replace("_", "");
-        if (!digits.matches("-?[0-9]{1,18}")) {  // ASCII only: Integer.parseInt reads other scripts' digits too
-            throw new BadOptionException(key.name(), key.name() + " must be a whole number, not '"
-                    + TerminalText.escape(digits.length() > 40 ? digits.substring(0, 40) + "\u2026" : digits) + "'");
-        }
-        long value = Long.parseLong(digits);
-        if (max < 0) {
-            return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, value));
-        }
-        if (value < 1 || value > max) {
-            throw new BadOptionException(key.name(), what + " must be between 1 and " + max + ", not " + value);
-        }
-        return (int) value;
-    }
-
-    private static boolean flag(OptionKey key, String text, boolean otherwise) {
-        if (OptionKey.isDefault(text)) {
-            return otherwise;
-        }
-        return switch (text.strip().toLowerCase(Locale.ROOT)) {
-            case "true", "1", "yes", "on" -> true;
-            case "false", "0", "no", "off" -> false;
-            default -> throw new BadOptionException(key.name(), key.name() + " must be true or false, not '"
-                    + TerminalText.escape(text.length() > 40 ? text.substring(0, 40) + "\u2026" : text) + "'");
-        };
     }
 }

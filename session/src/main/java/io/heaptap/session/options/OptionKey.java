@@ -1,5 +1,6 @@
 package io.heaptap.session.options;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
@@ -53,5 +54,26 @@ public record OptionKey(String name, String value, String defaults, String help,
     /** Null, blank or {@code default}: the door asks for the default. */
     public static boolean isDefault(String text) {
         return text == null || text.isBlank() || text.strip().equalsIgnoreCase(DEFAULT);
+    }
+
+    /** A default as a user would type it: {@code 5m}, {@code 15s}, {@code 500ms}. */
+    public static String words(Duration d) {
+        long ms = d.toMillis();
+        for (long[] unit : new long[][] {{3_600_000, 'h'}, {60_000, 'm'}, {1000, 's'}}) {
+            if (ms % unit[0] == 0) {
+                return ms / unit[0] + String.valueOf((char) unit[1]);
+            }
+        }
+        return ms + "ms";
+    }
+
+    /** A size as a user would type it: {@code 512k}, {@code 1m}. */
+    public static String words(long bytes) {
+        for (long[] unit : new long[][] {{1L << 30, 'g'}, {1L << 20, 'm'}, {1L << 10, 'k'}}) {
+            if (bytes != 0 && bytes % unit[0] == 0) {
+                return bytes / unit[0] + String.valueOf((char) unit[1]);
+            }
+        }
+        return Long.toString(bytes);
     }
 }
