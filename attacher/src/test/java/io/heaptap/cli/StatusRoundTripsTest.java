@@ -8,8 +8,8 @@ import io.heaptap.jmx.HeaptapNotifications;
 import io.heaptap.jmx.MBeanRegistration;
 import io.heaptap.session.Controller;
 import io.heaptap.session.DumpDirectory;
+import io.heaptap.session.FakeHttpServing;
 import io.heaptap.session.HttpServing;
-import io.heaptap.session.ServeOptions;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import javax.management.JMX;
 import javax.management.MBeanServerConnection;
@@ -44,27 +43,7 @@ class StatusRoundTripsTest {
     @TempDir
     Path dumps;
 
-    private static final HttpServing NOT_SERVING = new HttpServing() {
-        @Override
-        public Serving start(ServeOptions options) {
-            throw new UnsupportedOperationException("not in this test");
-        }
-
-        @Override
-        public boolean stop() {
-            return false;
-        }
-
-        @Override
-        public Optional<String> url() {
-            return Optional.empty();
-        }
-
-        @Override
-        public Optional<String> tokenFile() {
-            return Optional.empty();
-        }
-    };
+    private static final HttpServing NOT_SERVING = FakeHttpServing.NOT_SERVING;
 
     @Test
     void statusIsOneRoundTrip() throws Exception {

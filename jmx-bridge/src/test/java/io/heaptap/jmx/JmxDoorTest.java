@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.heaptap.session.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.DumpDirectory;
+import io.heaptap.session.FakeHttpServing;
 import io.heaptap.session.HttpServing;
-import io.heaptap.session.ServeOptions;
 import io.heaptap.session.SessionState;
 import io.heaptap.session.SessionStatus;
 import io.heaptap.session.options.CaptureKeys;
@@ -26,7 +26,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -44,27 +43,7 @@ class JmxDoorTest {
     @TempDir
     Path tmp;
 
-    private static final HttpServing NOT_SERVING = new HttpServing() {
-        @Override
-        public Serving start(ServeOptions options) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean stop() {
-            return false;
-        }
-
-        @Override
-        public Optional<String> url() {
-            return Optional.empty();
-        }
-
-        @Override
-        public Optional<String> tokenFile() {
-            return Optional.empty();
-        }
-    };
+    private static final HttpServing NOT_SERVING = FakeHttpServing.NOT_SERVING;
 
     private DescribedMXBean bean() {
         Controller controller = new Controller(new DumpDirectory(tmp.resolve("dumps")));

@@ -4,12 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.session.FakeSession;
+import io.heaptap.session.FakeHttpServing;
 import io.heaptap.session.HttpServing;
-import io.heaptap.session.ServeOptions;
 
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Optional;
 
 import javax.management.MBeanServer;
 import javax.management.MBeanServerFactory;
@@ -27,27 +26,7 @@ class StatusAttributesTest {
     @TempDir
     Path tmp;
 
-    private static final HttpServing SERVING = new HttpServing() {
-        @Override
-        public Serving start(ServeOptions options) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean stop() {
-            return false;
-        }
-
-        @Override
-        public Optional<String> url() {
-            return Optional.of("http://127.0.0.1:8123/");
-        }
-
-        @Override
-        public Optional<String> tokenFile() {
-            return Optional.of("/tmp/heaptap-token");
-        }
-    };
+    private static final HttpServing SERVING = FakeHttpServing.at("http://127.0.0.1:8123/", "/tmp/heaptap-token");
 
     @Test
     void theCompositeAgreesWithEverySingleAttribute() throws Exception {

@@ -119,12 +119,13 @@ final class LeakWatch {
             state = State.IDLE;  // someone else's capture runs, or nothing can be sampled
             throw refused;
         }
-        state = State.WATCHING;
         long watch = ++watches;
         long every = requested.every().toNanos();
         tasks.add(timer.scheduleAtFixedRate(() -> step(watch), every, every, TimeUnit.NANOSECONDS));
         tasks.add(timer.schedule(() -> finish(watch), requested.duration().toNanos(), TimeUnit.NANOSECONDS));
-        report = LeakReport.of(info(), history.sites(), censuses);
+        // The report before the state: a reader that sees the state (volatile, read without the lock) sees this report too.
+        report = LeakReport.of(info(State.WATCHING), history.sites(), censuses);
+        state = State.WATCHING;
     }
 
     private void armCapture() {
@@ -178,7 +179,6 @@ final class LeakWatch {
         if (controller.status().state() != SessionState.IDLE) {
             snapshotSafely();
         }
-        state = State.ENDED;
         endReason = reason;
         tasks.forEach(t -> t.cancel(false));
         tasks.clear();
@@ -187,7 +187,8 @@ final class LeakWatch {
             ownCapture = null;
             controller.stopIfStartedAt(started, "stopped");
         }
-        report = LeakReport.of(info(), history.sites(), censuses);
+        report = LeakReport.of(info(State.ENDED), history.sites(), censuses);
+        state = State.ENDED;  // after the report it ends with, as in startWatching
     }
 
     /**
@@ -232,11 +233,11 @@ final class LeakWatch {
             check.run();
             endWatching("reset");
             reset.run();
-            state = State.IDLE;
             history = null;
             censuses = null;
             report = null;
             options = null;
+            state = State.IDLE;
         }
     }
 
@@ -306,9 +307,14 @@ final class LeakWatch {
     }
 
     private LeakWatchInfo info() {
+        return info(state);
+    }
+
+    /** The watch's figures, shown as in {@code shown} (the state about to be published). */
+    private LeakWatchInfo info(State shown) {
         Markings markings = controller.markings();
         return new LeakWatchInfo(pid, startedAt, options.duration().toMillis(), options.every().toMillis(),
-                Math.max(0, history.lastMillis()), options.intervalBytes(), state == State.ENDED ? "ended" : "watching",
+                Math.max(0, history.lastMillis()), options.intervalBytes(), shown == State.ENDED ? "ended" : "watching",
                 endReason, history.snapshots(), history.gcs(), history.markings(), markings.lastCompletedAt(),
                 limitation(markings.limitation()), options.gc(), List.copyOf(pausesMillis), maxPauseMillis, history.sitesLeftOut(), warnings);
     }

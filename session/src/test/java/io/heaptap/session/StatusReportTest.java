@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -77,27 +76,7 @@ class StatusReportTest {
 
     @Test
     void theSessionFillsEveryFigure() {
-        HttpServing serving = new HttpServing() {
-            @Override
-            public Serving start(ServeOptions options) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public boolean stop() {
-                return false;
-            }
-
-            @Override
-            public Optional<String> url() {
-                return Optional.of("http://127.0.0.1:9/");
-            }
-
-            @Override
-            public Optional<String> tokenFile() {
-                return Optional.of("/tmp/t");
-            }
-        };
+        HttpServing serving = FakeHttpServing.at("http://127.0.0.1:9/", "/tmp/t");
         try (FakeSession session = new FakeSession(tmp.resolve("dumps"))) {
             Controller c = session.controller();
             StatusReport idle = c.statusReport(new StatusReport.Door("1.0", serving));
