@@ -72,13 +72,7 @@ public interface Sampler {
 
     NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) throws IOException;
 
-    NativeSnapshot cumulativeSnapshot(LiveFilter filter, LiveProof proof) throws IOException;
-
-    SiteCounters counters(boolean cumulative) throws IOException;
-
-    void beginWindow();
-
-    void endWindow();
+    SiteCounters counters() throws IOException;
 
     RawSnapshot openSnapshot(LiveProof proof) throws IOException;
 

@@ -8,6 +8,7 @@ import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.format.ProfileFormat;
+import io.heaptap.wire.CounterWindow;
 import io.heaptap.wire.DumpHeader;
 import io.heaptap.wire.LiveProof;
 import io.heaptap.wire.NativeSnapshot;
@@ -111,7 +112,7 @@ final class ProfileReader {
             synchronized (sampling) {
                 DumpHeader header = continuous ? sampling.continuousHeader(sampling.requireContinuous(), new ArrayList<>(), LiveProof.NONE)
                         : sampling.header(new ArrayList<>(), LiveProof.NONE);
-                SiteCounters counters = sampling.requireAgent().counters(continuous);
+                SiteCounters counters = sampling.requireAgent().counters();
                 reserved.keepOnly(counters.heapBytes());  // the reading buffers are gone; the counters' size is exact
                 DeltaBaseline baseline = new DeltaBaseline(continuous, header, counters, reserved, baselines::remove);
                 baselines.add(baseline);
@@ -145,7 +146,7 @@ final class ProfileReader {
             T value = withinBudget(() -> {
                 ContinuousReading now = continuousReading(LiveFilter.NONE, false, since,
                         "continuous sampling was restarted since the last delta");
-                AllocationProfile delta = since.delta(now.header(), now.snapshot());
+                AllocationProfile delta = since.delta(now.header(), now.snapshot(), CounterWindow.ALL);
                 SiteCounters counters = SiteCounters.of(now.snapshot());
                 kept.keepOnly(counters.heapBytes());
                 next[0] = new DeltaBaseline(true, now.header(), counters, kept, baselines::remove);
@@ -180,7 +181,7 @@ final class ProfileReader {
     /** {@code since}: the difference from that baseline, else everything since continuous sampling began. */
     private AllocationProfile continuousProfileNow(LiveFilter filter, boolean gc, DeltaBaseline since) {
         ContinuousReading now = continuousReading(filter, gc, since, "continuous sampling was restarted during the window; retry");
-        return since == null ? now.header().profile(now.snapshot()) : since.delta(now.header(), now.snapshot());
+        return since == null ? now.header().profile(now.snapshot()) : since.delta(now.header(), now.snapshot(), CounterWindow.ALL);
     }
 
     /** Continuous sampling's counters now and the header that describes them, undecoded. */
@@ -200,20 +201,24 @@ final class ProfileReader {
         LiveProof proof = sampling.proveContinuous(run, gc, warnings);
         NativeSnapshot snapshot;
         try {
-            snapshot = sampling.requireAgent().cumulativeSnapshot(filter, proof);
+            snapshot = sampling.requireAgent().snapshot(filter, proof);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return new ContinuousReading(sampling.continuousHeader(run, warnings, proof), snapshot);
     }
 
-    /** {@code since}: the difference from that baseline, else the whole capture. Under the session's lock. */
+    /**
+     * {@code since}: the difference from that baseline, else the whole capture (a window's part of the
+     * counters during continuous sampling). Under the session's lock.
+     */
     AllocationProfile profileNow(LiveFilter filter, boolean gc, DeltaBaseline since) {
         List<String> warnings = new ArrayList<>();
         LiveProof proof = sampling.prove(gc, warnings);
+        CounterWindow counted = sampling.requireCaptured().counted();
         NativeSnapshot snapshot = snapshot(filter, proof);
         DumpHeader header = sampling.header(warnings, proof);
-        return since == null ? header.profile(snapshot) : since.delta(header, snapshot);
+        return since == null ? header.profile(counted.apply(snapshot)) : since.delta(header, snapshot, counted);
     }
 
     /** A reservation for decoding ({@code format} null) or for decoding and encoding; {@code wait}: for others to give back. */
@@ -235,20 +240,36 @@ final class ProfileReader {
             RawSnapshot snapshot;
             List<String> warnings = new ArrayList<>();
             LiveProof proof = sampling.prove(gc, warnings);
+            CounterWindow counted = sampling.requireCaptured().counted();
+            // A window's counters go with the dump (the CLI applies them): they stay on the heap until it closes.
+            HeapBudget.Reservation held = counted.heapBytes() == 0 ? null
+                    : budget.reserve(2 * counted.wireBytes(), "a raw dump's window counters", instead, false);
             try {
                 snapshot = sampling.requireAgent().openSnapshot(proof);
             } catch (IOException e) {
+                close(held);
                 throw new SessionConflictException(e.getMessage());
             }
             String id;
             try {
-                id = rawDumps.open(RawDump.prefix(sampling.header(warnings, snapshot.proof())), snapshot);
+                byte[] prefix = RawDump.prefix(sampling.header(warnings, snapshot.proof()), counted);
+                if (held != null) {
+                    held.keepOnly(prefix.length);
+                }
+                id = rawDumps.open(prefix, snapshot, held);
             } catch (RuntimeException | Error e) {
                 snapshot.close();  // never a native slot without an owner (closing twice is harmless)
+                close(held);
                 throw e;
             }
             sampling.fetched();
             return id;
+        }
+    }
+
+    private static void close(HeapBudget.Reservation held) {
+        if (held != null) {
+            held.close();
         }
     }
 

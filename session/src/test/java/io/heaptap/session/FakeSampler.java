@@ -263,28 +263,10 @@ final class FakeSampler implements Sampler {
         return new NativeSnapshot(starts, lastInterval, 64, sampleCount(), new Drops(0, 0, 0, 0, 0, 0, 0), live, sites);
     }
 
-    /** Windows begun and ended, in order ("begin", "end"). */
-    final List<String> windowCalls = new CopyOnWriteArrayList<>();
-
     @Override
-    public NativeSnapshot cumulativeSnapshot(LiveFilter filter, LiveProof proof) {
-        return snapshot(filter, proof);
-    }
-
-    @Override
-    public SiteCounters counters(boolean cumulative) {
+    public SiteCounters counters() {
         countersRead++;
         return SiteCounters.of(snapshot(LiveFilter.NONE, LiveProof.NONE));
-    }
-
-    @Override
-    public void beginWindow() {
-        windowCalls.add("begin");
-    }
-
-    @Override
-    public void endWindow() {
-        windowCalls.add("end");
     }
 
     @Override
