@@ -17,7 +17,7 @@ import java.util.Objects;
  * The JNI facade of libheaptap.so: the only Java code that calls into the native agent. There is
  * one native sampler per JVM; the session owner (the Controller) serialises calls to it.
  */
-public final class NativeAgent implements Sampler {
+public final class NativeAgent implements Sampler, LiveTracking {
     /** Snapshots the agent holds in native memory at once (snapshotBuffers.h). */
     public static final int MAX_OPEN_SNAPSHOTS = 4;
     private static NativeAgent instance;
@@ -109,6 +109,12 @@ public final class NativeAgent implements Sampler {
     @Override
     public long jvmIntervalBytes() {
         return jvmIntervalBytes;
+    }
+
+    /** This agent: the natives of the live table are its own. */
+    @Override
+    public LiveTracking live() {
+        return this;
     }
 
     /** Stops sampling and gives the heap-sampling capability back. Harmless when not sampling. */

@@ -1,7 +1,6 @@
 package io.heaptap.nativeagent;
 
 import io.heaptap.profile.LiveFilter;
-import io.heaptap.profile.LiveHold;
 import io.heaptap.wire.LiveProof;
 import io.heaptap.wire.NativeSnapshot;
 import io.heaptap.wire.SiteCounters;
@@ -13,6 +12,7 @@ import java.time.Duration;
  * What the session needs from the allocation sampler: {@link NativeAgent} in a JVM, a fake in the
  * session's unit tests, so its state machine, time box and leak watch are checked in seconds
  * without a native library. The methods are {@link NativeAgent}'s; see there for what each does.
+ * The live table's upkeep is apart ({@link #live}): the live tracker alone uses it.
  */
 public interface Sampler {
     void start(SamplerSettings settings) throws NativeAgentException;
@@ -29,33 +29,8 @@ public interface Sampler {
     /** The JVM's own sampling interval while a capture samples, 0 when none does. */
     long jvmIntervalBytes();
 
-    void maintainLive();
-
-    void setGcCount(long collections, long gcFinishes);
-
-    long gcFinishes();
-
-    long collectionSignals();
-
-    long awaitCollectionSignal(long seen, long timeoutMillis);
-
-    void signalCollection();
-
-    long weakRefs();
-
-    /** Objects allocated before this {@link System#nanoTime()} were examined by a whole-heap marking (the byte bound's clock). */
-    default void setProvenBefore(long nanos) {
-    }
-
-    /** Lets go of every tracked object not yet examined (heap critical); returns how many. */
-    default long releaseUnexamined() {
-        return 0;
-    }
-
-    /** What live tracking holds back now, without the session's policy. */
-    default LiveHold liveHold() {
-        return LiveHold.NONE;
-    }
+    /** The live table's upkeep (the session's live tracker). */
+    LiveTracking live();
 
     boolean forceGc();
 

@@ -108,7 +108,7 @@ final class Sampling {
              HeapBudget budget, List<SessionListener> listeners, Hooks hooks) {
         this.agent = sampler;
         this.nativeError = nativeError;
-        this.liveTracker = sampler == null ? null : new LiveTracker(sampler, gcBeans);
+        this.liveTracker = sampler == null ? null : new LiveTracker(sampler.live(), gcBeans);
         this.gcBeans = gcBeans;
         this.largeObjects = LargeObjects.forThisJvm(gcBeans);
         this.gcMonitor = new GcMonitor(gcBeans);
@@ -578,7 +578,7 @@ final class Sampling {
 
     /** JNI weak references the agent holds (0 after reset). */
     long weakRefs() {
-        return agent == null ? 0 : agent.weakRefs();
+        return agent == null ? 0 : agent.live().weakRefs();
     }
 
     /**

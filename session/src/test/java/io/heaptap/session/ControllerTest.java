@@ -255,7 +255,7 @@ class ControllerTest {
         Markings before = controller.markings();
         assertTrue(controller.forceFullGc() >= 0);
         assertEquals(1, sampler.forcedGcs);
-        assertTrue(sampler.gcCount >= 0, "the sampler's GC clock is set after the collection");
+        assertTrue(sampler.live.gcCount >= 0, "the sampler's GC clock is set after the collection");
         Markings after = controller.markings();
         assertEquals(before.forced() + 1, after.forced());
         assertTrue(after.inWindow() >= 1 && after.horizonMillis() >= 0, after.toString());
