@@ -17,7 +17,7 @@ import java.util.Objects;
  * The JNI facade of libheaptap.so: the only Java code that calls into the native agent. There is
  * one native sampler per JVM; the session owner (the Controller) serialises calls to it.
  */
-public final class NativeAgent implements Sampler, LiveTracking {
+public final class NativeAgent implements Sampler, LiveTracking, Snapshots {
     /** Snapshots the agent holds in native memory at once (snapshotBuffers.h). */
     public static final int MAX_OPEN_SNAPSHOTS = 4;
     private static NativeAgent instance;
@@ -114,6 +114,12 @@ public final class NativeAgent implements Sampler, LiveTracking {
     /** This agent: the natives of the live table are its own. */
     @Override
     public LiveTracking live() {
+        return this;
+    }
+
+    /** This agent: the natives of the snapshots are its own. */
+    @Override
+    public Snapshots snapshots() {
         return this;
     }
 

@@ -1,18 +1,11 @@
 package io.heaptap.nativeagent;
 
-import io.heaptap.profile.LiveFilter;
-import io.heaptap.wire.LiveProof;
-import io.heaptap.wire.NativeSnapshot;
-import io.heaptap.wire.SiteCounters;
-
-import java.io.IOException;
-import java.time.Duration;
-
 /**
  * What the session needs from the allocation sampler: {@link NativeAgent} in a JVM, a fake in the
  * session's unit tests, so its state machine, time box and leak watch are checked in seconds
  * without a native library. The methods are {@link NativeAgent}'s; see there for what each does.
- * The live table's upkeep is apart ({@link #live}): the live tracker alone uses it.
+ * The live table's upkeep ({@link #live}) and the reads ({@link #snapshots}) are apart: each has
+ * one user in the session, and a test fakes only the part it needs.
  */
 public interface Sampler {
     void start(SamplerSettings settings) throws NativeAgentException;
@@ -45,13 +38,6 @@ public interface Sampler {
 
     long nativeMemoryBytes();
 
-    NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) throws IOException;
-
-    SiteCounters counters() throws IOException;
-
-    RawSnapshot openSnapshot(LiveProof proof) throws IOException;
-
-    TableSizes tableSizes();
-
-    PathSearch referencePaths(int[] sites, int maxPaths, int maxDepth, int maxObjects, Duration timeLimit) throws IOException;
+    /** Every read of what it holds (the session's profile reader). */
+    Snapshots snapshots();
 }

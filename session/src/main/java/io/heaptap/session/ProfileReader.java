@@ -104,7 +104,7 @@ final class ProfileReader {
 
     /** See {@link Controller#deltaBaseline}. */
     DeltaBaseline deltaBaseline(boolean continuous, ProfileFormat format) {
-        TableSizes sizes = sampling.requireAgent().tableSizes();
+        TableSizes sizes = sampling.snapshots().tableSizes();
         // Kept for the whole window, beside room for its end (and every other request) to decode.
         HeapBudget.Reservation reserved = budget.reserveKept(DumpCost.counters(sizes), DumpCost.deltaAndEncode(sizes, format),
                 "a delta scrape's baseline", instead);
@@ -112,7 +112,7 @@ final class ProfileReader {
             synchronized (sampling) {
                 DumpHeader header = continuous ? sampling.continuousHeader(sampling.requireContinuous(), new ArrayList<>(), LiveProof.NONE)
                         : sampling.header(new ArrayList<>(), LiveProof.NONE);
-                SiteCounters counters = sampling.requireAgent().counters();
+                SiteCounters counters = sampling.snapshots().counters();
                 reserved.keepOnly(counters.heapBytes());  // the reading buffers are gone; the counters' size is exact
                 DeltaBaseline baseline = new DeltaBaseline(continuous, header, counters, reserved, baselines::remove);
                 baselines.add(baseline);
@@ -138,7 +138,7 @@ final class ProfileReader {
      * {@code since} is left open (close it when done with it).
      */
     <T> Chained<T> withChainedDelta(DeltaBaseline since, ProfileFormat format, String what, Function<AllocationProfile, T> use) {
-        TableSizes sizes = sampling.requireAgent().tableSizes();
+        TableSizes sizes = sampling.snapshots().tableSizes();
         HeapBudget.Reservation kept = budget.reserveKept(DumpCost.counters(sizes), DumpCost.deltaAndEncode(sizes, format), what,
                 instead);
         DeltaBaseline[] next = new DeltaBaseline[1];
@@ -201,7 +201,7 @@ final class ProfileReader {
         LiveProof proof = sampling.proveContinuous(run, gc, warnings);
         NativeSnapshot snapshot;
         try {
-            snapshot = sampling.requireAgent().snapshot(filter, proof);
+            snapshot = sampling.snapshots().snapshot(filter, proof);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -223,7 +223,7 @@ final class ProfileReader {
 
     /** A reservation for decoding ({@code format} null) or for decoding and encoding; {@code wait}: for others to give back. */
     HeapBudget.Reservation reserve(ProfileFormat format, boolean delta, boolean wait) {
-        TableSizes sizes = sampling.requireAgent().tableSizes();
+        TableSizes sizes = sampling.snapshots().tableSizes();
         long estimate = format == null ? DumpCost.decode(sizes)
                 : delta ? DumpCost.deltaAndEncode(sizes, format) : DumpCost.decodeAndEncode(sizes, format);
         return budget.reserve(estimate, what(format), instead, wait);
@@ -245,7 +245,7 @@ final class ProfileReader {
             HeapBudget.Reservation held = counted.heapBytes() == 0 ? null
                     : budget.reserve(2 * counted.wireBytes(), "a raw dump's window counters", instead, false);
             try {
-                snapshot = sampling.requireAgent().openSnapshot(proof);
+                snapshot = sampling.snapshots().openSnapshot(proof);
             } catch (IOException e) {
                 close(held);
                 throw new SessionConflictException(e.getMessage());
@@ -316,7 +316,7 @@ final class ProfileReader {
         }
         // Outside the lock: the walk can take seconds, and status or stop must not wait for it.
         try {
-            PathSearch search = sampling.requireAgent().referencePaths(ids, options.maxPaths(), options.maxDepth(),
+            PathSearch search = sampling.snapshots().referencePaths(ids, options.maxPaths(), options.maxDepth(),
                     options.maxObjects(), options.timeLimit());
             return new PathReport(label, ids.length, tracked, search);
         } catch (IOException e) {
@@ -326,7 +326,7 @@ final class ProfileReader {
 
     private NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) {
         try {
-            return sampling.requireAgent().snapshot(filter, proof);
+            return sampling.snapshots().snapshot(filter, proof);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

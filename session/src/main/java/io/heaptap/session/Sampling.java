@@ -4,6 +4,7 @@ import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.NativeAgentException;
 import io.heaptap.nativeagent.Sampler;
 import io.heaptap.nativeagent.SamplerSettings;
+import io.heaptap.nativeagent.Snapshots;
 import io.heaptap.profile.IntervalRange;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.TargetInfo;
@@ -447,7 +448,7 @@ final class Sampling {
      */
     private static SiteCounters counters(Sampler sampler) {
         try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
-            return sampler.counters();
+            return sampler.snapshots().counters();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -567,6 +568,11 @@ final class Sampling {
                     + "' or -javaagent:heaptap.jar=serve,continuous");
         }
         return run;
+    }
+
+    /** The sampler's reads; see {@link #requireAgent}. */
+    Snapshots snapshots() {
+        return requireAgent().snapshots();
     }
 
     Sampler requireAgent() {

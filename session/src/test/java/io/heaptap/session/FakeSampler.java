@@ -6,6 +6,7 @@ import io.heaptap.nativeagent.PathSearch;
 import io.heaptap.nativeagent.RawSnapshot;
 import io.heaptap.nativeagent.Sampler;
 import io.heaptap.nativeagent.SamplerSettings;
+import io.heaptap.nativeagent.Snapshots;
 import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Drops;
@@ -28,7 +29,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * application allocating that many bytes per second: its sample count then grows as a sampler's at
  * the interval in force would, in real time.
  */
-final class FakeSampler implements Sampler {
+final class FakeSampler implements Sampler, Snapshots {
     volatile boolean sampling;
     volatile int starts;
     volatile int stops;
@@ -130,6 +131,12 @@ final class FakeSampler implements Sampler {
     @Override
     public LiveTracking live() {
         return live;
+    }
+
+    /** Its reads are of its own state (the sites, the sample count, the hold). */
+    @Override
+    public Snapshots snapshots() {
+        return this;
     }
 
     @Override
