@@ -130,8 +130,7 @@ final class Sampling {
     Instant start(CaptureOptions requested, String client) {
         // A window keeps its counters under the heap budget: reserved before the lock, as every read of them is.
         ContinuousRun run = continuous();
-        HeapBudget.Reservation held = run == null ? null : budget.reserveKept(DumpCost.window(run.options().maxStacks()), 0,
-                "a capture's window over continuous sampling", "stop continuous sampling first, or capture on a larger heap");
+        HeapBudget.Reservation held = run == null ? null : reserveWindow(run);
         try {
             synchronized (this) {
                 Instant at = start(requested, client, held);
@@ -142,6 +141,16 @@ final class Sampling {
             if (held != null) {
                 held.close();
             }
+        }
+    }
+
+    private HeapBudget.Reservation reserveWindow(ContinuousRun run) {
+        try {
+            return budget.reserveKept(DumpCost.window(run.options().maxStacks()), 0, "a capture's window over continuous sampling",
+                    "stop continuous sampling first, or capture on a larger heap");
+        } catch (HeapBudgetException e) {
+            throw new HeapBudgetException("a capture during continuous sampling keeps the counters at its start and end on the"
+                    + " heap, and they do not fit now: " + e.getMessage());
         }
     }
 

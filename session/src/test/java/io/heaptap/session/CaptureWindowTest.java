@@ -1,6 +1,7 @@
 package io.heaptap.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.nativeagent.TableSizes;
@@ -49,8 +50,7 @@ class CaptureWindowTest {
     void aWindowCountsBetweenItsStartAndItsEndOnly() {
         sampler.sites = List.of(site("a", 10));
         controller.startContinuous(null, "test");
-        controller.start(new CaptureOptions(Duration.ofMinutes(10), 64 * 1024, CaptureOptions.DEFAULT_DEPTH,
-                CaptureOptions.DEFAULT_MAX_STACKS, true, CaptureOptions.DEFAULT_LIVE_BUDGET), "cli");
+        controller.start(capture(), "cli");
         long held = controller.heapBudget().keptBytes();
         assertTrue(held > 0, "the window's counters are held under the heap budget");
 
@@ -70,6 +70,27 @@ class CaptureWindowTest {
                 "still the last capture once continuous sampling stops");
         controller.reset();
         assertEquals(0, controller.heapBudget().keptBytes(), "gone with the capture");
+    }
+
+    @Test
+    void aWindowThatDoesNotFitTheHeapBudgetIsRefusedAndHoldsNothing() {
+        controller.startContinuous(null, "test");
+        HeapBudget budget = controller.heapBudget();
+        try (HeapBudget.Reservation others = budget.reserveKept(budget.bytes() - 1024, 0, "delta scrapes", "")) {
+            HeapBudgetException refused = assertThrows(HeapBudgetException.class, () -> controller.start(capture(), "cli"));
+            assertTrue(refused.getMessage().startsWith("a capture during continuous sampling keeps the counters"),
+                    refused.getMessage());
+            assertEquals(budget.bytes() - 1024, budget.keptBytes(), "the refused window holds nothing");
+            assertEquals(SessionState.IDLE, controller.status().state());
+            assertEquals(0, sampler.countersRead, "nothing was read for it");
+        }
+        controller.start(capture(), "cli");
+        assertEquals(SessionState.RECORDING, controller.status().state(), "admitted once the budget has room");
+    }
+
+    private static CaptureOptions capture() {
+        return new CaptureOptions(Duration.ofMinutes(10), 64 * 1024, CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS,
+                true, CaptureOptions.DEFAULT_LIVE_BUDGET);
     }
 
     private static List<Long> samples(AllocationProfile p) {
