@@ -274,25 +274,15 @@ JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_memory0(JNIEnv*,
     return sampler != nullptr ? static_cast<jlong>(sampler->memoryBytes()) : 0;
 }
 
-// The current or last capture (cumulative: every counter, never the window's difference), plus the
-// live set now, kept in native memory (SnapshotBuffers): returns its handle, or -1 when every slot is taken.
-JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_snapshotOpen0(JNIEnv* env, jclass, jboolean cumulative) {
+// The current or last capture, every counter as it stands, plus the live set now, kept in native
+// memory (SnapshotBuffers): returns its handle, or -1 when every slot is taken.
+JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_snapshotOpen0(JNIEnv* env, jclass) {
     if (sampler == nullptr) {
         return -1;
     }
     ByteWriter out;
-    sampler->snapshot(env, out, cumulative == JNI_FALSE);
+    sampler->snapshot(env, out);
     return static_cast<jlong>(sampler->buffers().open(out.release()));
-}
-
-// A window over continuous sampling (AllocationStore): 0 begins one, 1 ends it.
-JNIEXPORT void JNICALL Java_io_heaptap_nativeagent_NativeAgent_window0(JNIEnv*, jclass, jint action) {
-    if (sampler == nullptr) return;
-    if (action == 0) {
-        sampler->store().beginWindow();
-    } else {
-        sampler->store().endWindow();
-    }
 }
 
 JNIEXPORT jlong JNICALL Java_io_heaptap_nativeagent_NativeAgent_snapshotSize0(JNIEnv*, jclass, jlong handle) {

@@ -26,7 +26,6 @@ void AllocationStore::startCapture(uint64_t generation, const Limits& limits) {
     samples_ = 0;
     drops_ = DropCounters();
     for (Site& s : sites_) s = Site();
-    window_ = Window();
 }
 
 void AllocationStore::clear(uint64_t generation) {
@@ -44,34 +43,6 @@ void AllocationStore::clear(uint64_t generation) {
     releaseMemory(siteIndex_);
     releaseMemory(siteKeys_);
     releaseMemory(sites_);
-    window_ = Window();
-}
-
-AllocationStore::Counters AllocationStore::counters() {
-    std::lock_guard<std::mutex> guard(lock_);
-    Counters c;
-    c.samples = samples_;
-    c.drops = drops_;
-    c.sites = sites_;
-    return c;
-}
-
-void AllocationStore::beginWindow() {
-    Counters now = counters();
-    std::lock_guard<std::mutex> guard(lock_);
-    window_.open = true;
-    window_.ended = false;
-    window_.baseline = std::move(now);
-    window_.end = Counters();
-}
-
-void AllocationStore::endWindow() {
-    Counters now = counters();
-    std::lock_guard<std::mutex> guard(lock_);
-    if (window_.open && !window_.ended) {
-        window_.ended = true;
-        window_.end = std::move(now);
-    }
 }
 
 uint32_t AllocationStore::internStack(const jvmtiFrameInfo* frames, int32_t count, bool truncated) {
@@ -226,27 +197,11 @@ uint64_t AllocationStore::memoryBytes() {
     bytes += stackFrames_.capacity() * 4 + stacks_.capacity() * sizeof(Stack) + stackIndex_.size() * (12 + kNodeOverhead);
     for (const std::string& c : classes_) bytes += 2 * (sizeof(std::string) + c.capacity() + kNodeOverhead);
     bytes += siteKeys_.capacity() * 8 + sites_.capacity() * sizeof(Site) + siteIndex_.size() * (12 + kNodeOverhead);
-    bytes += (window_.baseline.sites.capacity() + window_.end.sites.capacity()) * sizeof(Site);
     bytes += (frameIndex_.bucket_count() + stackIndex_.bucket_count() + classIndex_.bucket_count() + siteIndex_.bucket_count()) * 8;
     return bytes;
 }
 
-namespace {
-
-DropCounters minus(const DropCounters& a, const DropCounters& b) {
-    DropCounters d;
-    d.samplesDropped = a.samplesDropped - b.samplesDropped;
-    d.samplesWithoutStack = a.samplesWithoutStack - b.samplesWithoutStack;
-    d.samplesStackError = a.samplesStackError - b.samplesStackError;
-    d.samplesTruncated = a.samplesTruncated - b.samplesTruncated;
-    d.samplesAfterDeadline = a.samplesAfterDeadline - b.samplesAfterDeadline;
-    d.classesDropped = a.classesDropped - b.classesDropped;
-    return d;
-}
-
-}  // namespace
-
-void AllocationStore::write(ByteWriter& out, MethodCache& methods, bool window) {
+void AllocationStore::write(ByteWriter& out, MethodCache& methods) {
     // Copy under the lock, serialise outside it: allocating threads wait only for the copy. The
     // copies live in pages of their own, given back as soon as the snapshot is written.
     Table<FrameKey> frames;
@@ -267,28 +222,6 @@ void AllocationStore::write(ByteWriter& out, MethodCache& methods, bool window) 
         sites = sites_;
         samples = samples_;
         drops = drops_;
-        if (window && window_.open) {
-            // The window's difference: its end (or now) minus its baseline. Sites made after the
-            // window ended are zero in it; counters only grow, so no difference is negative.
-            if (window_.ended) {
-                const Counters& end = window_.end;
-                for (size_t i = 0; i < sites.size(); i++) sites[i] = i < end.sites.size() ? end.sites[i] : Site();
-                samples = end.samples;
-                drops = end.drops;
-            }
-            const Counters& base = window_.baseline;
-            for (size_t i = 0; i < sites.size() && i < base.sites.size(); i++) {
-                Site& d = sites[i];
-                const Site& b = base.sites[i];
-                d.samples -= b.samples;
-                d.objects -= b.objects;
-                d.bytes -= b.bytes;
-                d.objectsVariance -= b.objectsVariance;
-                d.bytesVariance -= b.bytesVariance;
-            }
-            samples -= base.samples;
-            drops = minus(drops, base.drops);
-        }
     }
 
     // One string pool for class and method names.

@@ -8,9 +8,9 @@
 // totals stay whole however long sampling runs. A sample taken on a thread with no Java frame (the
 // VM allocating for itself) is counted under no stack (kNone).
 //
-// Continuous sampling never resets the counters; an on-demand capture over it is a window: its
-// baseline (and, once it ended, its end) are copies of the site counters, and a window snapshot
-// writes the difference.
+// The counters only grow within a generation (a start or reset): every difference between two
+// readings (a delta scrape, a capture during continuous sampling) is taken on the Java side
+// (wire's CounterWindow), so nothing here keeps a second copy of them.
 #pragma once
 #include <jvmti.h>
 
@@ -55,14 +55,8 @@ class AllocationStore {
     void countStackError(uint64_t generation);
     void countAfterDeadline();
 
-    // Appends the whole profile to out, using methods for frame names: every counter as it stands
-    // (window false), or the open window's difference (window true and a window open).
-    void write(ByteWriter& out, MethodCache& methods, bool window);
-
-    // A window over the counters: begin copies them as its baseline (replacing any window), end
-    // copies them as its end. startCapture and clear forget it.
-    void beginWindow();
-    void endWindow();
+    // Appends the whole profile to out, every counter as it stands, using methods for frame names.
+    void write(ByteWriter& out, MethodCache& methods);
 
     uint64_t samples();
 
@@ -101,19 +95,6 @@ class AllocationStore {
         double bytesVariance = 0;
     };
 
-    struct Counters {
-        uint64_t samples = 0;
-        DropCounters drops;
-        std::vector<Site, PageAllocator<Site>> sites;
-    };
-    struct Window {
-        bool open = false;
-        bool ended = false;
-        Counters baseline;
-        Counters end;
-    };
-
-    Counters counters();  // a copy, under the lock
     uint32_t internStack(const jvmtiFrameInfo* frames, int32_t count, bool truncated);
     // A class's id; a class not seen yet is added only if mayAdd (else "[other classes]", counted).
     uint32_t internClass(const char* signature, bool mayAdd);
@@ -142,5 +123,4 @@ class AllocationStore {
     Index<uint64_t, uint32_t> siteIndex_;  // (stack << 32 | class) -> site id
     Table<uint64_t> siteKeys_;
     Table<Site> sites_;
-    Window window_;
 };

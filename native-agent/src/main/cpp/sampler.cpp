@@ -115,13 +115,13 @@ void Sampler::clear(JNIEnv* jni) {
     returnFreePagesToSystem();
 }
 
-void Sampler::snapshot(JNIEnv* jni, ByteWriter& out, bool window) {
+void Sampler::snapshot(JNIEnv* jni, ByteWriter& out) {
     SnapshotWriter w(out);
     w.header(generation_.load(), static_cast<uint64_t>(interval_.load()), static_cast<uint32_t>(depth_.load()));
     // Live entries first: the site table written next then holds every site they name.
     ByteWriter live;
     live_.write(jni, live, monotonicNanos());
-    store_.write(out, methods_, window);
+    store_.write(out, methods_);
     w.append(live);
 }
 

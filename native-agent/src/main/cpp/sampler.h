@@ -42,10 +42,8 @@ class Sampler {
     // no capture runs or the JVM refused the interval.
     bool setInterval(int64_t intervalBytes, int64_t jvmIntervalBytes);
     void clear(JNIEnv* jni);                      // forget everything, delete every weak reference
-    // The current or last capture (window: the open window's difference, if one is open; else every
-    // counter as it stands), plus the live set now.
-    void snapshot(JNIEnv* jni, ByteWriter& out, bool window);
-    AllocationStore& store() { return store_; }
+    // The current or last capture, every counter as it stands, plus the live set now.
+    void snapshot(JNIEnv* jni, ByteWriter& out);
     LiveTable& live() { return live_; }
     SnapshotBuffers& buffers() { return buffers_; }
     // Table sizes a dump's Java heap cost is estimated from, before any decoding.

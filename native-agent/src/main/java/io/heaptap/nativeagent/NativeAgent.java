@@ -17,7 +17,7 @@ import java.util.Objects;
  * The JNI facade of libheaptap.so: the only Java code that calls into the native agent. There is
  * one native sampler per JVM; the session owner (the Controller) serialises calls to it.
  */
-public final class NativeAgent implements Sampler {
+public final class NativeAgent implements Sampler, LiveTracking, Snapshots {
     /** Snapshots the agent holds in native memory at once (snapshotBuffers.h). */
     public static final int MAX_OPEN_SNAPSHOTS = 4;
     private static NativeAgent instance;
@@ -109,6 +109,18 @@ public final class NativeAgent implements Sampler {
     @Override
     public long jvmIntervalBytes() {
         return jvmIntervalBytes;
+    }
+
+    /** This agent: the natives of the live table are its own. */
+    @Override
+    public LiveTracking live() {
+        return this;
+    }
+
+    /** This agent: the natives of the snapshots are its own. */
+    @Override
+    public Snapshots snapshots() {
+        return this;
     }
 
     /** Stops sampling and gives the heap-sampling capability back. Harmless when not sampling. */
@@ -237,46 +249,25 @@ public final class NativeAgent implements Sampler {
     }
 
     /**
-     * The current or last capture, with the live set now seen through a filter and split by the
-     * proof of liveness read before this call (see {@link LiveProof}). Decoded from the native
+     * The current or last capture, every counter as it stands (a window of them is the session's:
+     * {@link io.heaptap.wire.CounterWindow}), with the live set now seen through a filter and split by
+     * the proof of liveness read before this call (see {@link LiveProof}). Decoded from the native
      * snapshot a chunk at a time.
      */
     public NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) throws IOException {
-        try (RawSnapshot raw = open(proof, false)) {
-            return NativeSnapshot.read(raw.stream(), filter, raw.proof());
-        }
-    }
-
-    /** As {@link #snapshot}, but every counter as it stands, whatever window is open (continuous sampling's view). */
-    public NativeSnapshot cumulativeSnapshot(LiveFilter filter, LiveProof proof) throws IOException {
-        try (RawSnapshot raw = open(proof, true)) {
+        try (RawSnapshot raw = openSnapshot(proof)) {
             return NativeSnapshot.read(raw.stream(), filter, raw.proof());
         }
     }
 
     /**
-     * Only the counters of {@link #snapshot} ({@code cumulative} false) or {@link #cumulativeSnapshot}
-     * (true), read from the native snapshot a chunk at a time without decoding the rest: a delta's
-     * baseline that costs the heap 40 bytes a site ({@link SiteCounters}).
+     * Only the counters of {@link #snapshot}, read from the native snapshot a chunk at a time without
+     * decoding the rest: an end of a counter window that costs the heap 40 bytes a site ({@link SiteCounters}).
      */
-    public SiteCounters counters(boolean cumulative) throws IOException {
-        try (RawSnapshot raw = open(LiveProof.NONE, cumulative)) {
+    public SiteCounters counters() throws IOException {
+        try (RawSnapshot raw = openSnapshot(LiveProof.NONE)) {
             return SnapshotDecoder.counters(new DataInputStream(new BufferedInputStream(raw.stream())));
         }
-    }
-
-    /**
-     * Opens a window over the counters (continuous sampling's on-demand capture): from now on
-     * {@link #snapshot} and {@link #openSnapshot} show what was counted since, and after
-     * {@link #endWindow} until its end. Replaces any window; nothing is reset.
-     */
-    public void beginWindow() {
-        window0(0);
-    }
-
-    /** Freezes the open window's end: its snapshots no longer grow. */
-    public void endWindow() {
-        window0(1);
     }
 
     /**
@@ -288,13 +279,9 @@ public final class NativeAgent implements Sampler {
      * @throws IOException the agent holds as many snapshots as it can: close one, or wait
      */
     public RawSnapshot openSnapshot(LiveProof proof) throws IOException {
-        return open(proof, false);
-    }
-
-    private RawSnapshot open(LiveProof proof, boolean cumulative) throws IOException {
         java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
         long usedBefore = memory.getHeapMemoryUsage().getUsed();
-        long handle = snapshotOpen0(cumulative);
+        long handle = snapshotOpen0();
         if (handle < 0) {
             throw new IOException("the native agent holds " + MAX_OPEN_SNAPSHOTS + " snapshots already; try again when a dump ends");
         }
@@ -450,9 +437,7 @@ public final class NativeAgent implements Sampler {
 
     private static native long memory0();
 
-    private static native long snapshotOpen0(boolean cumulative);
-
-    private static native void window0(int action);
+    private static native long snapshotOpen0();
 
     private static native long snapshotSize0(long handle);
 

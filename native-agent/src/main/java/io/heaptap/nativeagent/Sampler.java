@@ -1,18 +1,11 @@
 package io.heaptap.nativeagent;
 
-import io.heaptap.profile.LiveFilter;
-import io.heaptap.profile.LiveHold;
-import io.heaptap.wire.LiveProof;
-import io.heaptap.wire.NativeSnapshot;
-import io.heaptap.wire.SiteCounters;
-
-import java.io.IOException;
-import java.time.Duration;
-
 /**
  * What the session needs from the allocation sampler: {@link NativeAgent} in a JVM, a fake in the
  * session's unit tests, so its state machine, time box and leak watch are checked in seconds
  * without a native library. The methods are {@link NativeAgent}'s; see there for what each does.
+ * The live table's upkeep ({@link #live}) and the reads ({@link #snapshots}) are apart: each has
+ * one user in the session, and a test fakes only the part it needs.
  */
 public interface Sampler {
     void start(SamplerSettings settings) throws NativeAgentException;
@@ -29,33 +22,8 @@ public interface Sampler {
     /** The JVM's own sampling interval while a capture samples, 0 when none does. */
     long jvmIntervalBytes();
 
-    void maintainLive();
-
-    void setGcCount(long collections, long gcFinishes);
-
-    long gcFinishes();
-
-    long collectionSignals();
-
-    long awaitCollectionSignal(long seen, long timeoutMillis);
-
-    void signalCollection();
-
-    long weakRefs();
-
-    /** Objects allocated before this {@link System#nanoTime()} were examined by a whole-heap marking (the byte bound's clock). */
-    default void setProvenBefore(long nanos) {
-    }
-
-    /** Lets go of every tracked object not yet examined (heap critical); returns how many. */
-    default long releaseUnexamined() {
-        return 0;
-    }
-
-    /** What live tracking holds back now, without the session's policy. */
-    default LiveHold liveHold() {
-        return LiveHold.NONE;
-    }
+    /** The live table's upkeep (the session's live tracker). */
+    LiveTracking live();
 
     boolean forceGc();
 
@@ -70,19 +38,6 @@ public interface Sampler {
 
     long nativeMemoryBytes();
 
-    NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) throws IOException;
-
-    NativeSnapshot cumulativeSnapshot(LiveFilter filter, LiveProof proof) throws IOException;
-
-    SiteCounters counters(boolean cumulative) throws IOException;
-
-    void beginWindow();
-
-    void endWindow();
-
-    RawSnapshot openSnapshot(LiveProof proof) throws IOException;
-
-    TableSizes tableSizes();
-
-    PathSearch referencePaths(int[] sites, int maxPaths, int maxDepth, int maxObjects, Duration timeLimit) throws IOException;
+    /** Every read of what it holds (the session's profile reader). */
+    Snapshots snapshots();
 }

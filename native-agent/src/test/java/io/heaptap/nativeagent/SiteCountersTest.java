@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
+import io.heaptap.wire.CounterWindow;
 import io.heaptap.wire.LiveProof;
 import io.heaptap.wire.NativeSnapshot;
 import io.heaptap.wire.SiteCounters;
@@ -45,7 +46,7 @@ class SiteCountersTest {
         assertEquals(SiteCounters.bytesFor(read.sites()), read.heapBytes());
 
         // The snapshot minus its own counters: nothing allocated, the live set untouched, the stacks shared.
-        NativeSnapshot none = decoded.since(read);
+        NativeSnapshot none = CounterWindow.since(read).apply(decoded);
         assertEquals(0, none.samples());
         for (int i = 0; i < none.sites().size(); i++) {
             AllocationSite s = none.sites().get(i);
@@ -68,7 +69,7 @@ class SiteCountersTest {
         SiteCounters base = new SiteCounters(later.generation(), first.samples() / 3, later.drops(), new long[] {first.samples() / 3},
                 new double[] {first.estimatedObjects() / 3}, new double[] {first.estimatedBytes() / 3},
                 new double[] {first.objectsVariance() / 3}, new double[] {first.bytesVariance() / 3});
-        NativeSnapshot delta = later.since(base);
+        NativeSnapshot delta = CounterWindow.since(base).apply(later);
         assertEquals(later.samples() - first.samples() / 3, delta.samples());
         assertEquals(first.samples() - first.samples() / 3, delta.sites().get(0).samples());
         assertEquals(first.estimatedBytes() - first.estimatedBytes() / 3, delta.sites().get(0).estimatedBytes(), 1e-6);
@@ -78,8 +79,40 @@ class SiteCountersTest {
 
         SiteCounters otherRun = new SiteCounters(later.generation() + 1, 0, later.drops(), new long[0], new double[0], new double[0],
                 new double[0], new double[0]);
-        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> later.since(otherRun));
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> CounterWindow.since(otherRun).apply(later));
         assertTrue(refused.getMessage().contains("generation"), refused.getMessage());
+    }
+
+    /**
+     * A window that ended (a capture during continuous sampling, stopped): its end's counters minus its
+     * start's, whatever the snapshot counted since, and a site made after its end counts nothing.
+     */
+    @Test
+    void anEndedWindowCountsBetweenItsEndsOnly() throws Exception {
+        byte[] bytes = GoldenProgram.build("goldenSnapshot.cpp", work).output();
+        NativeSnapshot later = NativeSnapshot.read(new ByteArrayInputStream(bytes), LiveFilter.NONE, PROOF);
+        AllocationSite first = later.sites().get(0);
+        SiteCounters start = thirds(later, first, 1);
+        SiteCounters end = thirds(later, first, 2);
+        NativeSnapshot window = new CounterWindow(start, end).apply(later);
+        assertEquals(end.samples() - start.samples(), window.samples());
+        assertEquals(end.samplesAt(0) - start.samplesAt(0), window.sites().get(0).samples());
+        assertEquals(end.bytesAt(0) - start.bytesAt(0), window.sites().get(0).estimatedBytes(), 1e-6);
+        assertEquals(first.live(), window.sites().get(0).live(), "the live set as it is now");
+        for (int i = 1; i < later.sites().size(); i++) {
+            assertEquals(0, window.sites().get(i).samples(), "a site made after the end counts nothing");
+            assertEquals(0.0, window.sites().get(i).estimatedBytes());
+        }
+        assertEquals(window.sites().size(), later.sites().size(), "every site, so site ids still name the same stacks");
+        // A delta scrape begun after the window ended counts nothing of it.
+        assertEquals(0, new CounterWindow(start, end).after(thirds(later, first, 3)).apply(later).samples());
+    }
+
+    /** Counters of the first site only, at {@code n} thirds of its counts. */
+    private static SiteCounters thirds(NativeSnapshot s, AllocationSite first, int n) {
+        return new SiteCounters(s.generation(), first.samples() * n / 3, s.drops(), new long[] {first.samples() * n / 3},
+                new double[] {first.estimatedObjects() * n / 3}, new double[] {first.estimatedBytes() * n / 3},
+                new double[] {first.objectsVariance() * n / 3}, new double[] {first.bytesVariance() * n / 3});
     }
 
     private static List<String> render(SiteCounters c) {

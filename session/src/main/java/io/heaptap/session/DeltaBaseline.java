@@ -1,6 +1,7 @@
 package io.heaptap.session;
 
 import io.heaptap.profile.AllocationProfile;
+import io.heaptap.wire.CounterWindow;
 import io.heaptap.wire.DumpHeader;
 import io.heaptap.wire.NativeSnapshot;
 import io.heaptap.wire.SiteCounters;
@@ -54,17 +55,18 @@ public final class DeltaBaseline implements AutoCloseable {
     }
 
     /**
-     * What was counted from this baseline to {@code snapshot} (taken with {@code now}'s header).
+     * What {@code counted} (the capture's part of the counters, {@link CounterWindow#ALL} for
+     * continuous sampling) counted from this baseline to {@code snapshot}, taken with {@code now}'s header.
      *
      * @throws SessionConflictException the baseline was closed, or the counters were restarted since
      */
-    AllocationProfile delta(DumpHeader now, NativeSnapshot snapshot) {
+    AllocationProfile delta(DumpHeader now, NativeSnapshot snapshot, CounterWindow counted) {
         SiteCounters base = counters;
         if (base == null || base.generation() != snapshot.generation()) {
             throw new SessionConflictException((continuous ? "continuous sampling was stopped or restarted"
                     : "the capture was replaced or reset") + " during the window; retry");
         }
-        return now.since(header).profile(snapshot.since(base));
+        return now.since(header).profile(counted.after(base).apply(snapshot));
     }
 
     @Override

@@ -56,6 +56,25 @@ final class DumpCost {
         return CHUNKS + SiteCounters.bytesFor(t.sites() + SITES_GROWN);
     }
 
+    /**
+     * A capture's window over continuous sampling of {@code maxStacks} stacks: its start's and its end's
+     * counters, each of at most as many sites as the agent keeps for that many stacks (limits.h's
+     * limitsForStacks: 4 a stack, at least 4,096, at most 262,144), read through the native chunk.
+     * Reserved before it starts, so that its end always fits.
+     */
+    static long window(int maxStacks) {
+        return windowEnd(maxStacks) + SiteCounters.bytesFor(maxSites(maxStacks));
+    }
+
+    /** What a window keeps once its start is read: room to read its end. */
+    static long windowEnd(int maxStacks) {
+        return CHUNKS + SiteCounters.bytesFor(maxSites(maxStacks));
+    }
+
+    private static long maxSites(int maxStacks) {
+        return Math.max(4096, Math.min(4L * maxStacks, 1 << 18));
+    }
+
     /** Decoding and encoding a delta: as {@link #decodeAndEncode}, plus the sites' second copy with the differences. */
     static long deltaAndEncode(TableSizes t, ProfileFormat format) {
         return decodeAndEncode(t, format) + DELTA_BYTES_PER_SITE * t.sites();

@@ -1,7 +1,7 @@
 package io.heaptap.session;
 
 import io.heaptap.nativeagent.NativeAgent;
-import io.heaptap.nativeagent.Sampler;
+import io.heaptap.nativeagent.LiveTracking;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * not use JNI, so weak references of collected objects are deleted here, on the daemon thread
  * {@code heaptap-live}, right after collections. It sleeps in the native agent until a JVMTI
  * GarbageCollectionFinish or the report of a collection that can prove liveness
- * ({@link GcBeans#subscribeWholeHeap}) wakes it ({@link Sampler#awaitCollectionSignal}), or a second
+ * ({@link GcBeans#subscribeWholeHeap}) wakes it ({@link LiveTracking#awaitCollectionSignal}), or a second
  * passed: G1, Parallel and Serial post the event for every pause, young ones included; ZGC and
  * Shenandoah post none, and their whole-heap cycles are reported, their young ones (generational ZGC)
  * cleaned after within a second. Nothing is polled for it: it runs after a capture while tracked
@@ -32,7 +32,7 @@ final class LiveTracker {
     static final double CRITICAL_SHARE = 0.92;
 
     private final long idleCleanMillis;
-    private final Sampler agent;
+    private final LiveTracking agent;
     private final GcBeans beans;
     private GcBeans.Subscription subscription;
     private Thread thread;
@@ -41,12 +41,12 @@ final class LiveTracker {
     private volatile LiveBound bound;
     private volatile long lastCriticalHeap = -1;
 
-    LiveTracker(Sampler agent, GcBeans beans) {
+    LiveTracker(LiveTracking agent, GcBeans beans) {
         this(agent, beans, IDLE_CLEAN_MILLIS);
     }
 
     /** {@code idleCleanMillis}: the cleaning without a collection; a test makes it long to see what collections wake. */
-    LiveTracker(Sampler agent, GcBeans beans, long idleCleanMillis) {
+    LiveTracker(LiveTracking agent, GcBeans beans, long idleCleanMillis) {
         this.idleCleanMillis = idleCleanMillis;
         this.agent = agent;
         this.beans = beans;

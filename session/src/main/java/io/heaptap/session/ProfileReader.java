@@ -8,6 +8,7 @@ import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.format.ProfileFormat;
+import io.heaptap.wire.CounterWindow;
 import io.heaptap.wire.DumpHeader;
 import io.heaptap.wire.LiveProof;
 import io.heaptap.wire.NativeSnapshot;
@@ -112,7 +113,7 @@ final class ProfileReader {
 
     /** See {@link Controller#deltaBaseline}. */
     DeltaBaseline deltaBaseline(boolean continuous, ProfileFormat format) {
-        TableSizes sizes = sampling.requireAgent().tableSizes();
+        TableSizes sizes = sampling.snapshots().tableSizes();
         // Kept for the whole window, beside room for its end (and every other request) to decode.
         HeapBudget.Reservation reserved = budget.reserveKept(DumpCost.counters(sizes), DumpCost.deltaAndEncode(sizes, format),
                 "a delta scrape's baseline", instead);
@@ -120,7 +121,7 @@ final class ProfileReader {
             synchronized (sampling) {
                 DumpHeader header = continuous ? sampling.continuousHeader(sampling.requireContinuous(), new ArrayList<>(), LiveProof.NONE)
                         : sampling.header(new ArrayList<>(), LiveProof.NONE);
-                SiteCounters counters = sampling.requireAgent().counters(continuous);
+                SiteCounters counters = sampling.snapshots().counters();
                 reserved.keepOnly(counters.heapBytes());  // the reading buffers are gone; the counters' size is exact
                 DeltaBaseline baseline = new DeltaBaseline(continuous, header, counters, reserved, baselines::remove);
                 baselines.add(baseline);
@@ -146,7 +147,7 @@ final class ProfileReader {
      * {@code since} is left open (close it when done with it).
      */
     <T> Chained<T> withChainedDelta(DeltaBaseline since, ProfileFormat format, String what, Function<AllocationProfile, T> use) {
-        TableSizes sizes = sampling.requireAgent().tableSizes();
+        TableSizes sizes = sampling.snapshots().tableSizes();
         HeapBudget.Reservation kept = budget.reserveKept(DumpCost.counters(sizes), DumpCost.deltaAndEncode(sizes, format), what,
                 instead);
         DeltaBaseline[] next = new DeltaBaseline[1];
@@ -154,7 +155,7 @@ final class ProfileReader {
             T value = withinBudget(() -> {
                 ContinuousReading now = continuousReading(LiveFilter.NONE, false, since,
                         "continuous sampling was restarted since the last delta");
-                AllocationProfile delta = since.delta(now.header(), now.snapshot());
+                AllocationProfile delta = since.delta(now.header(), now.snapshot(), CounterWindow.ALL);
                 SiteCounters counters = SiteCounters.of(now.snapshot());
                 kept.keepOnly(counters.heapBytes());
                 next[0] = new DeltaBaseline(true, now.header(), counters, kept, baselines::remove);
@@ -189,7 +190,7 @@ final class ProfileReader {
     /** {@code since}: the difference from that baseline, else everything since continuous sampling began. */
     private AllocationProfile continuousProfileNow(LiveFilter filter, boolean gc, DeltaBaseline since) {
         ContinuousReading now = continuousReading(filter, gc, since, "continuous sampling was restarted during the window; retry");
-        return since == null ? now.header().profile(now.snapshot()) : since.delta(now.header(), now.snapshot());
+        return since == null ? now.header().profile(now.snapshot()) : since.delta(now.header(), now.snapshot(), CounterWindow.ALL);
     }
 
     /** Continuous sampling's counters now and the header that describes them, undecoded. */
@@ -209,25 +210,29 @@ final class ProfileReader {
         LiveProof proof = sampling.proveContinuous(run, gc, warnings);
         NativeSnapshot snapshot;
         try {
-            snapshot = sampling.requireAgent().cumulativeSnapshot(filter, proof);
+            snapshot = sampling.snapshots().snapshot(filter, proof);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return new ContinuousReading(sampling.continuousHeader(run, warnings, proof), snapshot);
     }
 
-    /** {@code since}: the difference from that baseline, else the whole capture. Under the session's lock. */
+    /**
+     * {@code since}: the difference from that baseline, else the whole capture (a window's part of the
+     * counters during continuous sampling). Under the session's lock.
+     */
     AllocationProfile profileNow(LiveFilter filter, boolean gc, DeltaBaseline since) {
         List<String> warnings = new ArrayList<>();
         LiveProof proof = sampling.prove(gc, warnings);
+        CounterWindow counted = sampling.requireCaptured().counted();
         NativeSnapshot snapshot = snapshot(filter, proof);
         DumpHeader header = sampling.header(warnings, proof);
-        return since == null ? header.profile(snapshot) : since.delta(header, snapshot);
+        return since == null ? header.profile(counted.apply(snapshot)) : since.delta(header, snapshot, counted);
     }
 
     /** A reservation for decoding ({@code format} null) or for decoding and encoding; {@code wait}: for others to give back. */
     HeapBudget.Reservation reserve(ProfileFormat format, boolean delta, boolean wait) {
-        TableSizes sizes = sampling.requireAgent().tableSizes();
+        TableSizes sizes = sampling.snapshots().tableSizes();
         long estimate = format == null ? DumpCost.decode(sizes)
                 : delta ? DumpCost.deltaAndEncode(sizes, format) : DumpCost.decodeAndEncode(sizes, format);
         return budget.reserve(estimate, what(format), instead, wait);
@@ -244,20 +249,36 @@ final class ProfileReader {
             RawSnapshot snapshot;
             List<String> warnings = new ArrayList<>();
             LiveProof proof = sampling.prove(gc, warnings);
+            CounterWindow counted = sampling.requireCaptured().counted();
+            // A window's counters go with the dump (the CLI applies them): they stay on the heap until it closes.
+            HeapBudget.Reservation held = counted.heapBytes() == 0 ? null
+                    : budget.reserve(2 * counted.wireBytes(), "a raw dump's window counters", instead, false);
             try {
-                snapshot = sampling.requireAgent().openSnapshot(proof);
+                snapshot = sampling.snapshots().openSnapshot(proof);
             } catch (IOException e) {
+                close(held);
                 throw new SessionConflictException(e.getMessage());
             }
             String id;
             try {
-                id = rawDumps.open(RawDump.prefix(sampling.header(warnings, snapshot.proof())), snapshot);
+                byte[] prefix = RawDump.prefix(sampling.header(warnings, snapshot.proof()), counted);
+                if (held != null) {
+                    held.keepOnly(prefix.length);
+                }
+                id = rawDumps.open(prefix, snapshot, held);
             } catch (RuntimeException | Error e) {
                 snapshot.close();  // never a native slot without an owner (closing twice is harmless)
+                close(held);
                 throw e;
             }
             sampling.fetched();
             return id;
+        }
+    }
+
+    private static void close(HeapBudget.Reservation held) {
+        if (held != null) {
+            held.close();
         }
     }
 
@@ -304,7 +325,7 @@ final class ProfileReader {
         }
         // Outside the lock: the walk can take seconds, and status or stop must not wait for it.
         try {
-            PathSearch search = sampling.requireAgent().referencePaths(ids, options.maxPaths(), options.maxDepth(),
+            PathSearch search = sampling.snapshots().referencePaths(ids, options.maxPaths(), options.maxDepth(),
                     options.maxObjects(), options.timeLimit());
             return new PathReport(label, ids.length, tracked, search);
         } catch (IOException e) {
@@ -314,7 +335,7 @@ final class ProfileReader {
 
     private NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) {
         try {
-            return sampling.requireAgent().snapshot(filter, proof);
+            return sampling.snapshots().snapshot(filter, proof);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

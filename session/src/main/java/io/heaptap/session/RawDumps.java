@@ -38,11 +38,21 @@ final class RawDumps {
     private static final class Open {
         final byte[] prefix;
         final RawSnapshot snapshot;
+        /** What the prefix holds of heaptap's heap budget; null for nothing counted. */
+        final HeapBudget.Reservation held;
         long lastUse = System.nanoTime();
 
-        Open(byte[] prefix, RawSnapshot snapshot) {
+        Open(byte[] prefix, RawSnapshot snapshot, HeapBudget.Reservation held) {
             this.prefix = prefix;
             this.snapshot = snapshot;
+            this.held = held;
+        }
+
+        void close() {
+            snapshot.close();
+            if (held != null) {
+                held.close();
+            }
         }
     }
 
@@ -93,10 +103,16 @@ final class RawDumps {
 
     /** Keeps a snapshot for its client; admit first (one that finds no room is closed and refused as busy). */
     synchronized String open(byte[] prefix, RawSnapshot snapshot) {
+        return open(prefix, snapshot, null);
+    }
+
+    /** As {@link #open(byte[], RawSnapshot)}, {@code held} closed with the dump (what its prefix holds of the heap budget). */
+    synchronized String open(byte[] prefix, RawSnapshot snapshot, HeapBudget.Reservation held) {
+        Open dump = new Open(prefix, snapshot, held);
         try {
             admit();
         } catch (SessionConflictException busy) {
-            snapshot.close();
+            dump.close();
             throw busy;
         }
         if (random == null) {
@@ -105,7 +121,7 @@ final class RawDumps {
         byte[] id = new byte[12];
         random.nextBytes(id);
         String name = HexFormat.of().formatHex(id);
-        open.put(name, new Open(prefix, snapshot));
+        open.put(name, dump);
         if (!reaping) {
             reaping = true;
             timer.schedule(this::reap, idleNanos / 2, TimeUnit.NANOSECONDS);
@@ -154,7 +170,7 @@ final class RawDumps {
     synchronized void close(String id) {
         Open dump = open.remove(id);
         if (dump != null) {
-            dump.snapshot.close();
+            dump.close();
         }
     }
 
@@ -164,14 +180,14 @@ final class RawDumps {
         for (Iterator<Open> it = open.values().iterator(); it.hasNext(); ) {
             Open dump = it.next();
             if (now - dump.lastUse > idleNanos) {
-                dump.snapshot.close();
+                dump.close();
                 it.remove();
             }
         }
     }
 
     synchronized void closeAll() {
-        open.values().forEach(d -> d.snapshot.close());
+        open.values().forEach(Open::close);
         open.clear();
     }
 }

@@ -4,13 +4,18 @@ import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.NativeAgentException;
 import io.heaptap.nativeagent.Sampler;
 import io.heaptap.nativeagent.SamplerSettings;
+import io.heaptap.nativeagent.Snapshots;
 import io.heaptap.profile.IntervalRange;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.format.TerminalText;
+import io.heaptap.wire.CounterWindow;
 import io.heaptap.wire.DumpHeader;
 import io.heaptap.wire.LiveProof;
+import io.heaptap.wire.SiteCounters;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -80,6 +85,8 @@ final class Sampling {
 
     /** The current or last capture; null when idle. */
     private Capture capture;
+    /** The heap budget the capture's window counters hold (a capture during continuous sampling); null for none. */
+    private HeapBudget.Reservation windowHeld;
     private ScheduledFuture<?> deadline;
     /** Moves the interval of a capture with a sample-rate target; null for a fixed interval. */
     private SampleRateGovernor governor;
@@ -102,7 +109,7 @@ final class Sampling {
              HeapBudget budget, List<SessionListener> listeners, Hooks hooks) {
         this.agent = sampler;
         this.nativeError = nativeError;
-        this.liveTracker = sampler == null ? null : new LiveTracker(sampler, gcBeans);
+        this.liveTracker = sampler == null ? null : new LiveTracker(sampler.live(), gcBeans);
         this.gcBeans = gcBeans;
         this.largeObjects = LargeObjects.forThisJvm(gcBeans);
         this.gcMonitor = new GcMonitor(gcBeans);
@@ -120,18 +127,52 @@ final class Sampling {
     }
 
     /** See {@link Controller#start}. */
-    synchronized Instant start(CaptureOptions requested, String client) {
+    Instant start(CaptureOptions requested, String client) {
+        // A window keeps its counters under the heap budget: reserved before the lock, as every read of them is.
+        ContinuousRun run = continuous();
+        HeapBudget.Reservation held = run == null ? null : reserveWindow(run);
+        try {
+            synchronized (this) {
+                Instant at = start(requested, client, held);
+                held = null;  // the capture's now
+                return at;
+            }
+        } finally {
+            if (held != null) {
+                held.close();
+            }
+        }
+    }
+
+    private HeapBudget.Reservation reserveWindow(ContinuousRun run) {
+        try {
+            return budget.reserveKept(DumpCost.window(run.options().maxStacks()), 0, "a capture's window over continuous sampling",
+                    "stop continuous sampling first, or capture on a larger heap");
+        } catch (HeapBudgetException e) {
+            throw new HeapBudgetException("a capture during continuous sampling keeps the counters at its start and end on the"
+                    + " heap, and they do not fit now: " + e.getMessage());
+        }
+    }
+
+    /** {@code held}: the budget reserved for a window's counters, given to the capture if it is one, else closed. */
+    private Instant start(CaptureOptions requested, String client, HeapBudget.Reservation held) {
         Sampler sampler = requireAgent();
         if (state() == SessionState.RECORDING) {
             throw new SessionConflictException("a capture is already running: started by " + capture.startedBy() + " at "
                     + capture.startedAt() + ", ends at " + capture.endsAt() + "; stop it first or wait");
         }
         if (continuous != null) {
-            return startWindow(sampler, requested, client);
+            if (held == null) {
+                throw new SessionConflictException("continuous sampling started while this capture started; retry");
+            }
+            return startWindow(sampler, requested, client, held);
+        }
+        if (held != null) {
+            held.close();
         }
         startSampler(sampler, requested, requested.duration(), requested.liveBytes(), requested.live(), captureCost);
         hooks.countersRestarted();
-        beginRecording(requested, client, 0);
+        beginRecording(requested, client, CounterWindow.ALL);
         governor = requested.adaptive() ? newGovernor(requested, sampler.sampleCount(), capture.startNanos()) : null;
         if (governor != null) {
             allocationRate.next(capture.startNanos());
@@ -171,9 +212,10 @@ final class Sampling {
     }
 
     /** What every capture does once its sampling runs, a window over continuous sampling or not. */
-    private void beginRecording(CaptureOptions requested, String client, long samplesAtStart) {
+    private void beginRecording(CaptureOptions requested, String client, CounterWindow counted) {
         gcMonitor.start(timer);
-        capture = Capture.begin(requested, clientLabel(client), liveTracker.markings(), samplesAtStart);
+        dropCapture();
+        capture = Capture.begin(requested, clientLabel(client), liveTracker.markings(), counted);
         endedCaptureFetched = false;
         hooks.captureChanged();
         deadline = timer.schedule(this::timeBoxEnded, requested.duration().toNanos(), TimeUnit.NANOSECONDS);
@@ -185,18 +227,21 @@ final class Sampling {
      * restarted nor reset. It keeps the continuous depth (another is refused: stacks of two depths
      * would not add up), and runs at the continuous sample-rate target and live budget whatever it
      * asked for (the status and the profile say the intervals in force). Its profile is what was
-     * counted between its start and its end (native baseline copies), its time box its own.
+     * counted between its start and its end (the counters read then, a {@link CounterWindow} held under
+     * {@code held}), its time box its own.
      */
-    private Instant startWindow(Sampler sampler, CaptureOptions requested, String client) {
+    private Instant startWindow(Sampler sampler, CaptureOptions requested, String client, HeapBudget.Reservation held) {
         int depth = continuous.options().stackDepth();
         if (requested.stackDepth() != depth) {
             throw new SessionConflictException("continuous sampling runs at stack depth " + depth + " and a capture during it"
                     + " is a window over the same sampler: ask for depth " + depth + " (--depth " + depth + "), or stop"
                     + " continuous sampling first");
         }
+        SiteCounters from = counters(sampler);
+        held.keepOnly(from.heapBytes() + DumpCost.windowEnd(continuous.options().maxStacks()));
         captureCost.start(budgetShare(continuous.options()));
-        sampler.beginWindow();
-        beginRecording(requested, client, sampler.sampleCount());
+        beginRecording(requested, client, CounterWindow.since(from));
+        windowHeld = held;
         governor = continuous.governor();  // the window reports the continuous interval; only continuous governs it
         announceStart();
         return capture.startedAt();
@@ -226,7 +271,7 @@ final class Sampling {
         // The counters start from zero: an earlier capture's profile is gone.
         hooks.profileDropped();
         hooks.countersRestarted();
-        capture = null;
+        dropCapture();
         governor = null;
         hooks.captureChanged();
         long now = System.nanoTime();
@@ -326,16 +371,16 @@ final class Sampling {
     }
 
     private void stopSampling(String reason) {
-        long samplesAtEnd = -1;
+        CounterWindow counted = capture.counted();
         if (continuous != null) {
-            agent.endWindow();  // continuous sampling goes on; the window's counters stop here
-            samplesAtEnd = agent.sampleCount();
+            counted = counted.endedAt(counters(agent));  // continuous sampling goes on; the window's counters stop here
+            windowHeld.keepOnly(counted.heapBytes());
         } else {
             agent.stop();
         }
         cancelGoverning();
-        captureCost.stop(capture.samples(samplesAtEnd >= 0 ? samplesAtEnd : agent.sampleCount()));
-        capture = capture.ended(System.nanoTime(), samplesAtEnd);
+        capture = capture.ended(System.nanoTime(), counted);
+        captureCost.stop(capture.samples(agent.sampleCount()));
         gcMonitor.stop();
         hooks.captureChanged();
         cancelDeadline();
@@ -365,7 +410,7 @@ final class Sampling {
             agent.clear();
         }
         gcMonitor.reset();
-        capture = null;
+        dropCapture();
         hooks.captureChanged();
     }
 
@@ -394,6 +439,28 @@ final class Sampling {
                 c == null ? 0 : currentInterval(), intervals(),
                 continuous == null ? "" : continuous.describe() + ", " + agent.sampleCount() + " samples",
                 state == SessionState.IDLE ? null : captureCost.cost(samples));
+    }
+
+    /** Forgets the capture, giving back what its window's counters held. */
+    private void dropCapture() {
+        capture = null;
+        if (windowHeld != null) {
+            windowHeld.close();
+            windowHeld = null;
+        }
+    }
+
+    /**
+     * The sampler's counters now (a window's start or end), read as heaptap's work so that reading them
+     * is never sampled as the application's. A slot for the snapshot is free under the session's lock
+     * (RawDumps keeps one).
+     */
+    private static SiteCounters counters(Sampler sampler) {
+        try (NativeAgent.HeaptapWork marked = NativeAgent.heaptapWork()) {
+            return sampler.snapshots().counters();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Samples the current or last capture kept (a window's own, during continuous sampling). */
@@ -512,6 +579,11 @@ final class Sampling {
         return run;
     }
 
+    /** The sampler's reads; see {@link #requireAgent}. */
+    Snapshots snapshots() {
+        return requireAgent().snapshots();
+    }
+
     Sampler requireAgent() {
         if (agent == null) {
             throw new AgentUnavailableException("heaptap's native agent is unavailable in this JVM: " + nativeError);
@@ -521,7 +593,7 @@ final class Sampling {
 
     /** JNI weak references the agent holds (0 after reset). */
     long weakRefs() {
-        return agent == null ? 0 : agent.weakRefs();
+        return agent == null ? 0 : agent.live().weakRefs();
     }
 
     /**

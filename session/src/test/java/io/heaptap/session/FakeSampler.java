@@ -1,15 +1,16 @@
 package io.heaptap.session;
 
+import io.heaptap.nativeagent.LiveTracking;
 import io.heaptap.nativeagent.NativeAgentException;
 import io.heaptap.nativeagent.PathSearch;
 import io.heaptap.nativeagent.RawSnapshot;
 import io.heaptap.nativeagent.Sampler;
 import io.heaptap.nativeagent.SamplerSettings;
+import io.heaptap.nativeagent.Snapshots;
 import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.LiveFilter;
-import io.heaptap.profile.LiveHold;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.Markings;
 import io.heaptap.wire.LiveProof;
@@ -20,8 +21,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A sampler without a native library, for the session's unit tests: it records what the Controller
@@ -30,7 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * application allocating that many bytes per second: its sample count then grows as a sampler's at
  * the interval in force would, in real time.
  */
-final class FakeSampler implements Sampler {
+final class FakeSampler implements Sampler, Snapshots {
     volatile boolean sampling;
     volatile int starts;
     volatile int stops;
@@ -39,24 +38,14 @@ final class FakeSampler implements Sampler {
     volatile boolean forceGcRefused;
     /** What a forced collection does in the JVM (the controller checks that a collection ran); nothing, to fake a skipped one. */
     volatile Runnable onForceGc = System::gc;
-    volatile long gcCount = -1;
-    /** The JVMTI finishes last read in agreement with gcCount (-1: none agreed). */
-    volatile long gcFinishesRead = -1;
-    /** JVMTI GarbageCollectionFinish events the test posts ({@link #finishCollection}), and the live table's cleanings asked for. */
-    final AtomicLong gcFinishes = new AtomicLong();
-    final AtomicLong maintenances = new AtomicLong();
-    private final Object signalLock = new Object();
-    private long signals;
+    /** The live table's upkeep, as the live tracker drives it. */
+    final FakeLiveTracking live = new FakeLiveTracking();
     volatile Duration lastDuration;
     volatile long lastInterval;
     volatile int lastLiveBudget;
     volatile long lastByteBudget;
     volatile long lastLargeByteBudget;
     volatile boolean lastYoungHeld;
-    /** The byte bound's clock as the tracker last set it, the releases it asked for, and what the table holds (the test sets it). */
-    volatile long provenBefore = Long.MIN_VALUE;
-    final AtomicLong releases = new AtomicLong();
-    volatile LiveHold hold = LiveHold.NONE;
     volatile NativeAgentException refuseStart;
     /** The sites every snapshot shows (in site-id order), and the table sizes reported. */
     volatile List<AllocationSite> sites = List.of();
@@ -140,85 +129,14 @@ final class FakeSampler implements Sampler {
     }
 
     @Override
-    public void setProvenBefore(long nanos) {
-        provenBefore = Math.max(provenBefore, nanos);
+    public LiveTracking live() {
+        return live;
     }
 
+    /** Its reads are of its own state (the sites, the sample count, the hold). */
     @Override
-    public long releaseUnexamined() {
-        releases.incrementAndGet();
-        LiveHold h = hold;
-        hold = new LiveHold(h.byteBudget(), 0, h.trackedBytes() - h.unexaminedBytes(), h.byteThinnings(), h.byteThinnedEntries(),
-                h.oversize(), h.releases() + 1, h.releasedEntries() + 1, h.byteLevel(), 0, false, "");
-        return 1;
-    }
-
-    @Override
-    public LiveHold liveHold() {
-        return hold;
-    }
-
-    @Override
-    public void maintainLive() {
-        maintenances.incrementAndGet();
-    }
-
-    @Override
-    public void setGcCount(long count, long finishes) {
-        gcCount = count;
-        gcFinishesRead = finishes;
-    }
-
-    @Override
-    public long gcFinishes() {
-        return gcFinishes.get();
-    }
-
-    /** A collection that posts a JVMTI GarbageCollectionFinish event, as G1's young pauses do. */
-    void finishCollection() {
-        gcFinishes.incrementAndGet();
-        signalCollection();
-    }
-
-    @Override
-    public long collectionSignals() {
-        synchronized (signalLock) {
-            return signals;
-        }
-    }
-
-    /** As the native wait: an interrupt does not end it (the flag is kept), only a signal or the timeout. */
-    @Override
-    public long awaitCollectionSignal(long seen, long timeoutMillis) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        boolean interrupted = false;
-        synchronized (signalLock) {
-            long left;
-            while (signals == seen && (left = deadline - System.nanoTime()) > 0) {
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(signalLock, left);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-            return signals;
-        }
-    }
-
-    @Override
-    public void signalCollection() {
-        synchronized (signalLock) {
-            signals++;
-            signalLock.notifyAll();
-        }
-    }
-
-    @Override
-    public long weakRefs() {
-        return 0;
+    public Snapshots snapshots() {
+        return this;
     }
 
     @Override
@@ -257,34 +175,16 @@ final class FakeSampler implements Sampler {
 
     @Override
     public NativeSnapshot snapshot(LiveFilter filter, LiveProof proof) {
-        LiveInfo live = new LiveInfo(true, 65536, 0, 1.0, 0, 0, 0, 0, 0, 0, Math.max(0, gcCount), filter, proof.gcForced(),
-                Markings.NONE, 1 << 20, 1 << 30, hold.withPolicy(proof.policy().share(), proof.policy().strict(),
+        LiveInfo tracked = new LiveInfo(true, 65536, 0, 1.0, 0, 0, 0, 0, 0, 0, Math.max(0, live.gcCount), filter, proof.gcForced(),
+                Markings.NONE, 1 << 20, 1 << 30, live.hold.withPolicy(proof.policy().share(), proof.policy().strict(),
                 proof.policy().collector()));
-        return new NativeSnapshot(starts, lastInterval, 64, sampleCount(), new Drops(0, 0, 0, 0, 0, 0, 0), live, sites);
-    }
-
-    /** Windows begun and ended, in order ("begin", "end"). */
-    final List<String> windowCalls = new CopyOnWriteArrayList<>();
-
-    @Override
-    public NativeSnapshot cumulativeSnapshot(LiveFilter filter, LiveProof proof) {
-        return snapshot(filter, proof);
+        return new NativeSnapshot(starts, lastInterval, 64, sampleCount(), new Drops(0, 0, 0, 0, 0, 0, 0), tracked, sites);
     }
 
     @Override
-    public SiteCounters counters(boolean cumulative) {
+    public SiteCounters counters() {
         countersRead++;
         return SiteCounters.of(snapshot(LiveFilter.NONE, LiveProof.NONE));
-    }
-
-    @Override
-    public void beginWindow() {
-        windowCalls.add("begin");
-    }
-
-    @Override
-    public void endWindow() {
-        windowCalls.add("end");
     }
 
     @Override

@@ -52,7 +52,7 @@ class LiveFootprintTest {
     @Test
     void aCaptureOnGenerationalZgcGivesTheTableTheStrictBoundAndItsViewsSayIt() {
         FakeSampler sampler = new FakeSampler();
-        sampler.hold = new LiveHold(0, 3L << 20, 5L << 20, 12, 340, 1, 0, 0, 65536, 0, false, "");
+        sampler.live.hold = new LiveHold(0, 3L << 20, 5L << 20, 12, 340, 1, 0, 0, 65536, 0, false, "");
         controller(sampler, GENERATIONAL_ZGC).start(capture(), "test");
         long max = Runtime.getRuntime().maxMemory();
         assertEquals((long) (max * 0.015), sampler.lastByteBudget + sampler.lastLargeByteBudget, "1.5% of the heap, both strata");
@@ -105,7 +105,7 @@ class LiveFootprintTest {
 
     @Test
     void aCriticalHeapMakesTrackingLetGoOfEverythingNotYetExamined() {
-        FakeSampler sampler = new FakeSampler();
+        FakeLiveTracking sampler = new FakeLiveTracking();
         FakeGcBeans beans = new FakeGcBeans(G1);  // heap max 1 GiB
         sampler.hold = new LiveHold(10L << 20, 4L << 20, 4L << 20, 0, 0, 0, 0, 0, 0, 0, false, "");
         LiveTracker tracker = new LiveTracker(sampler, beans, TimeUnit.DAYS.toMillis(1));
@@ -131,7 +131,7 @@ class LiveFootprintTest {
 
     @Test
     void aWholeHeapMarkingMovesTheBoundsClock() {
-        FakeSampler sampler = new FakeSampler();
+        FakeLiveTracking sampler = new FakeLiveTracking();
         FakeGcBeans beans = new FakeGcBeans("PS Scavenge", "PS MarkSweep");
         LiveTracker tracker = new LiveTracker(sampler, beans, TimeUnit.DAYS.toMillis(1));
         tracker.start();

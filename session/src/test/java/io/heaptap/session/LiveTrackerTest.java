@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class LiveTrackerTest {
     @Test
     void eachCollectionMovesTheGcClockAndWholeHeapOnesTheMarkingClock() {
-        FakeSampler sampler = new FakeSampler();
+        FakeLiveTracking sampler = new FakeLiveTracking();
         FakeGcBeans beans = new FakeGcBeans("PS Scavenge", "PS MarkSweep");
         beans.collect("PS Scavenge", "Allocation Failure", 1, 0, 0);
         LiveTracker tracker = new LiveTracker(sampler, beans, TimeUnit.DAYS.toMillis(1));  // no cleaning but after collections
@@ -39,7 +39,7 @@ class LiveTrackerTest {
 
     @Test
     void aCollectionSeenOnlyAsAJvmtiEventCleansTheLiveTableAtOnce() throws Exception {
-        FakeSampler sampler = new FakeSampler();
+        FakeLiveTracking sampler = new FakeLiveTracking();
         FakeGcBeans beans = new FakeGcBeans("G1 Young Generation", "G1 Old Generation");
         LiveTracker tracker = new LiveTracker(sampler, beans, TimeUnit.DAYS.toMillis(1));  // no cleaning but after collections
         tracker.start();
@@ -55,7 +55,7 @@ class LiveTrackerTest {
 
     @Test
     void aCollectionABeanReportsAlsoWakesTheCleaning() {
-        FakeSampler sampler = new FakeSampler();
+        FakeLiveTracking sampler = new FakeLiveTracking();
         FakeGcBeans beans = new FakeGcBeans("ZGC Cycles", "ZGC Pauses");  // posts no JVMTI GC events
         LiveTracker tracker = new LiveTracker(sampler, beans, TimeUnit.DAYS.toMillis(1));
         tracker.start();
@@ -69,7 +69,7 @@ class LiveTrackerTest {
 
     @Test
     void afterEachPauseTheAgentIsToldTheFinishesReadTogetherWithTheCollections() throws Exception {
-        FakeSampler sampler = new FakeSampler();
+        FakeLiveTracking sampler = new FakeLiveTracking();
         FakeGcBeans beans = new FakeGcBeans("G1 Young Generation", "G1 Concurrent GC", "G1 Old Generation");
         LiveTracker tracker = new LiveTracker(sampler, beans, TimeUnit.DAYS.toMillis(1));
         tracker.start();
@@ -92,7 +92,7 @@ class LiveTrackerTest {
     }
 
     /** Waits (a minute at most: the tracker's idle cleaning is a day) for a cleaning after {@code collection}. */
-    private static void assertACleaningFollows(FakeSampler sampler, Runnable collection, String failure) {
+    private static void assertACleaningFollows(FakeLiveTracking sampler, Runnable collection, String failure) {
         long before = sampler.maintenances.get();
         collection.run();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
@@ -108,7 +108,7 @@ class LiveTrackerTest {
 
     @Test
     void concurrentCyclesPausesAreNotCollections() {
-        FakeSampler sampler = new FakeSampler();
+        FakeLiveTracking sampler = new FakeLiveTracking();
         FakeGcBeans beans = new FakeGcBeans("G1 Young Generation", "G1 Concurrent GC", "G1 Old Generation");
         LiveTracker tracker = new LiveTracker(sampler, beans);
         tracker.start();

@@ -2,13 +2,18 @@ package io.heaptap.wire;
 
 import io.heaptap.profile.Drops;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+
 /**
  * A snapshot's counters and nothing else: per site id, its samples and its estimates with their
- * variances, in primitive arrays (40 bytes a site), with the generation they belong to. A delta
- * scrape ({@code /debug/pprof/allocs?seconds=N}) keeps this as its baseline for the N seconds
- * instead of a decoded profile, which costs a hundred times more. Sites are identified by their id:
- * the agent's site table only grows within a generation (allocationStore.h), so site i of a later
- * snapshot of the same generation is site i of this one, as the native window's baseline relies on.
+ * variances, in primitive arrays (40 bytes a site), with the generation they belong to. A
+ * {@link CounterWindow} keeps these as its ends (a delta scrape's baseline for its N seconds, a
+ * capture's start during continuous sampling) instead of a decoded profile, which costs a hundred
+ * times more. Sites are identified by their id: the agent's site table only grows within a
+ * generation (allocationStore.h), so site i of a later snapshot of the same generation is site i of
+ * this one.
  *
  * <p>The arrays are owned by this object and never handed out.
  */
@@ -47,6 +52,49 @@ public final class SiteCounters {
         for (int i = 0; i < n; i++) {
             var site = s.sites().get(i);
             c.set(i, site.samples(), site.estimatedObjects(), site.estimatedBytes(), site.objectsVariance(), site.bytesVariance());
+        }
+        return c;
+    }
+
+    /** Bytes {@link #write} writes for {@code sites} sites. */
+    static long wireBytes(int sites) {
+        return 2 * Long.BYTES + 7 * Long.BYTES + Integer.BYTES + BYTES_PER_SITE * (long) sites;
+    }
+
+    /** As a raw dump carries them ({@link CounterWindow#write}). */
+    void write(DataOutputStream out) throws IOException {
+        out.writeLong(generation);
+        out.writeLong(samples);
+        out.writeLong(drops.samplesDropped());
+        out.writeLong(drops.samplesWithoutStack());
+        out.writeLong(drops.samplesStackError());
+        out.writeLong(drops.samplesTruncated());
+        out.writeLong(drops.samplesAfterDeadline());
+        out.writeLong(drops.classesDropped());
+        out.writeLong(drops.methodsUnresolved());
+        out.writeInt(sites());
+        for (int i = 0; i < sites(); i++) {
+            out.writeLong(siteSamples[i]);
+            out.writeDouble(objects[i]);
+            out.writeDouble(bytes[i]);
+            out.writeDouble(objectsVariance[i]);
+            out.writeDouble(bytesVariance[i]);
+        }
+    }
+
+    static SiteCounters read(DataInputStream in) throws IOException {
+        long generation = in.readLong();
+        long samples = in.readLong();
+        Drops drops = new Drops(in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readLong(),
+                in.readLong());
+        int n = in.readInt();
+        if (n < 0) {
+            throw new IOException("counters of " + n + " sites");
+        }
+        SiteCounters c = new SiteCounters(generation, samples, drops, new long[n], new double[n], new double[n], new double[n],
+                new double[n]);
+        for (int i = 0; i < n; i++) {
+            c.set(i, in.readLong(), in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble());
         }
         return c;
     }
