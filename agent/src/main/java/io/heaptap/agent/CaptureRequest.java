@@ -1,7 +1,7 @@
 package io.heaptap.agent;
 
-import io.heaptap.session.CaptureOptions;
-import io.heaptap.session.options.CaptureKeys;
+import io.heaptap.wire.options.CaptureOptions;
+import io.heaptap.wire.options.CaptureKeys;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -6,7 +6,7 @@ import io.heaptap.attach.Target;
 import io.heaptap.cli.args.Arguments;
 import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 
 import java.util.List;
 

@@ -2,9 +2,9 @@ package io.heaptap.cli;
 
 import io.heaptap.cli.args.Arguments;
 import io.heaptap.cli.args.Flag;
-import io.heaptap.session.CaptureOptions;
-import io.heaptap.session.options.CaptureKeys;
-import io.heaptap.session.options.OptionKey;
+import io.heaptap.wire.options.CaptureOptions;
+import io.heaptap.wire.options.CaptureKeys;
+import io.heaptap.wire.options.OptionKey;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

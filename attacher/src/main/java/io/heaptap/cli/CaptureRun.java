@@ -11,7 +11,7 @@ import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.format.ProfileWriter;
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 import io.heaptap.session.SamplerAccuracy;
 
 import java.io.IOException;

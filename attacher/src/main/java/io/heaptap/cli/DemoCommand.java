@@ -9,8 +9,8 @@ import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.exit.HeaptapException;
 import io.heaptap.launcher.HeaptapJar;
-import io.heaptap.session.CaptureOptions;
-import io.heaptap.session.options.CaptureKeys;
+import io.heaptap.wire.options.CaptureOptions;
+import io.heaptap.wire.options.CaptureKeys;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

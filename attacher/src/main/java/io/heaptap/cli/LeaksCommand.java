@@ -6,8 +6,8 @@ import io.heaptap.cli.args.Flag;
 import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.profile.leak.LeakFormat;
-import io.heaptap.session.LeakWatchOptions;
-import io.heaptap.session.options.LeakWatchKeys;
+import io.heaptap.wire.options.LeakWatchOptions;
+import io.heaptap.wire.options.LeakWatchKeys;
 
 import java.nio.file.Path;
 import java.util.List;

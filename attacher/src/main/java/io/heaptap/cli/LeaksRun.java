@@ -11,8 +11,8 @@ import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.leak.LeakFormat;
 import io.heaptap.profile.format.TerminalText;
 import io.heaptap.profile.leak.Verdict;
-import io.heaptap.session.LeakWatchOptions;
-import io.heaptap.session.PathOptions;
+import io.heaptap.wire.options.LeakWatchOptions;
+import io.heaptap.wire.options.PathOptions;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,7 @@ import io.heaptap.cli.args.Flag;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 
 import java.io.IOException;
 import java.util.List;

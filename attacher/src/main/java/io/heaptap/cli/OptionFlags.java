@@ -2,7 +2,7 @@ package io.heaptap.cli;
 
 import io.heaptap.cli.args.Arguments;
 import io.heaptap.cli.args.Flag;
-import io.heaptap.session.options.OptionKey;
+import io.heaptap.wire.options.OptionKey;
 
 import java.util.LinkedHashMap;
 import java.util.List;

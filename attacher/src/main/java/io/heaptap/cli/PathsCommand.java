@@ -5,8 +5,8 @@ import io.heaptap.cli.args.Arguments;
 import io.heaptap.cli.args.Flag;
 import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
-import io.heaptap.session.PathOptions;
-import io.heaptap.session.options.PathKeys;
+import io.heaptap.wire.options.PathOptions;
+import io.heaptap.wire.options.PathKeys;
 
 import java.util.List;
 import java.util.Map;

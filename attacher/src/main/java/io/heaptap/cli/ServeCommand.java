@@ -11,11 +11,11 @@ import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.exit.HeaptapException;
 import io.heaptap.jmx.HeaptapMXBean;
-import io.heaptap.session.OtlpPushOptions;
-import io.heaptap.session.ServeOptions;
-import io.heaptap.session.ServeRequest;
-import io.heaptap.session.options.OptionKey;
-import io.heaptap.session.options.ServeKeys;
+import io.heaptap.wire.options.OtlpPushOptions;
+import io.heaptap.wire.options.ServeOptions;
+import io.heaptap.wire.options.ServeRequest;
+import io.heaptap.wire.options.OptionKey;
+import io.heaptap.wire.options.ServeKeys;
 import io.heaptap.http.TokenFile;
 
 import java.io.IOException;

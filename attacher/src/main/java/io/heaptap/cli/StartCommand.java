@@ -9,7 +9,7 @@ import io.heaptap.cli.args.Flag;
 import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.profile.HumanUnits;
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 
 import java.time.Duration;
 import java.util.List;

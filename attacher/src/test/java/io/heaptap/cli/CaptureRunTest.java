@@ -2,7 +2,7 @@ package io.heaptap.cli;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 
 import java.time.Instant;
 import java.time.ZoneOffset;

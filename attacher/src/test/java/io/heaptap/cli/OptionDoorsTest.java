@@ -11,7 +11,7 @@ import io.heaptap.http.api.ApiRoutes;
 import io.heaptap.http.route.HttpError;
 import io.heaptap.http.route.QueryParams;
 import io.heaptap.jmx.StartArguments;
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 
 import java.time.Duration;
 import java.util.ArrayList;

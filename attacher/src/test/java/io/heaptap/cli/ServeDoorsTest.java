@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.heaptap.agent.AgentArguments;
 import io.heaptap.cli.args.ArgumentParser;
 import io.heaptap.jmx.StartArguments;
-import io.heaptap.session.OtlpPushOptions;
-import io.heaptap.session.ServeOptions;
-import io.heaptap.session.ServeRequest;
+import io.heaptap.wire.options.OtlpPushOptions;
+import io.heaptap.wire.options.ServeOptions;
+import io.heaptap.wire.options.ServeRequest;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -8,9 +8,9 @@ import io.heaptap.http.api.ApiRoutes;
 import io.heaptap.http.route.HttpError;
 import io.heaptap.http.route.QueryParams;
 import io.heaptap.jmx.StartArguments;
-import io.heaptap.session.CaptureOptions;
-import io.heaptap.session.LeakWatchOptions;
-import io.heaptap.session.PathOptions;
+import io.heaptap.wire.options.CaptureOptions;
+import io.heaptap.wire.options.LeakWatchOptions;
+import io.heaptap.wire.options.PathOptions;
 
 import java.time.Duration;
 import java.util.ArrayList;

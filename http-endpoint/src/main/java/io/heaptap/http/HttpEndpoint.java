@@ -8,7 +8,7 @@ import io.heaptap.http.server.RunningServer;
 import io.heaptap.http.web.WebPageRoutes;
 import io.heaptap.session.Controller;
 import io.heaptap.session.HttpServing;
-import io.heaptap.session.ServeOptions;
+import io.heaptap.wire.options.ServeOptions;
 
 import java.io.IOException;
 import java.nio.file.Files;

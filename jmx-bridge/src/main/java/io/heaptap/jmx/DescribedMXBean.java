@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Optional;
 
 import io.heaptap.nativeagent.NativeAgent;
-import io.heaptap.session.options.CaptureKeys;
-import io.heaptap.session.options.LeakWatchKeys;
-import io.heaptap.session.options.PathKeys;
-import io.heaptap.session.options.ServeKeys;
-import io.heaptap.session.options.OptionKey;
+import io.heaptap.wire.options.CaptureKeys;
+import io.heaptap.wire.options.LeakWatchKeys;
+import io.heaptap.wire.options.PathKeys;
+import io.heaptap.wire.options.ServeKeys;
+import io.heaptap.wire.options.OptionKey;
 
 import javax.management.AttributeList;
 import javax.management.AttributeNotFoundException;

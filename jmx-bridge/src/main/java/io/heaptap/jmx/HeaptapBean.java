@@ -10,11 +10,11 @@ import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.leak.LeakEvidence;
 import io.heaptap.profile.leak.LeakFormat;
 import io.heaptap.profile.leak.LeakReport;
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.HttpServing;
-import io.heaptap.session.LeakWatchOptions;
-import io.heaptap.session.PathOptions;
+import io.heaptap.wire.options.LeakWatchOptions;
+import io.heaptap.wire.options.PathOptions;
 import io.heaptap.session.StatusReport;
 
 import java.io.IOException;

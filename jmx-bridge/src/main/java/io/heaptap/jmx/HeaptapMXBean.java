@@ -1,6 +1,6 @@
 package io.heaptap.jmx;
 
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 
 import java.util.List;
 

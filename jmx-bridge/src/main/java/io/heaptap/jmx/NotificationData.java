@@ -2,7 +2,7 @@ package io.heaptap.jmx;
 
 import io.heaptap.profile.leak.LeakEvidence;
 import io.heaptap.profile.leak.LeakReport;
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 import io.heaptap.session.SessionStatus;
 
 import java.time.Duration;

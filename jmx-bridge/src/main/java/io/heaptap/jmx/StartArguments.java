@@ -1,15 +1,15 @@
 package io.heaptap.jmx;
 
-import io.heaptap.session.CaptureOptions;
-import io.heaptap.session.LeakWatchOptions;
-import io.heaptap.session.OtlpPushOptions;
-import io.heaptap.session.PathOptions;
-import io.heaptap.session.ServeOptions;
-import io.heaptap.session.options.CaptureKeys;
-import io.heaptap.session.options.LeakWatchKeys;
-import io.heaptap.session.options.OptionKey;
-import io.heaptap.session.options.PathKeys;
-import io.heaptap.session.options.ServeKeys;
+import io.heaptap.wire.options.CaptureOptions;
+import io.heaptap.wire.options.LeakWatchOptions;
+import io.heaptap.wire.options.OtlpPushOptions;
+import io.heaptap.wire.options.PathOptions;
+import io.heaptap.wire.options.ServeOptions;
+import io.heaptap.wire.options.CaptureKeys;
+import io.heaptap.wire.options.LeakWatchKeys;
+import io.heaptap.wire.options.OptionKey;
+import io.heaptap.wire.options.PathKeys;
+import io.heaptap.wire.options.ServeKeys;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

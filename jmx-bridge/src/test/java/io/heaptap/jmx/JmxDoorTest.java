@@ -6,18 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.DumpDirectory;
 import io.heaptap.session.FakeHttpServing;
 import io.heaptap.session.HttpServing;
 import io.heaptap.session.SessionState;
 import io.heaptap.session.SessionStatus;
-import io.heaptap.session.options.CaptureKeys;
-import io.heaptap.session.options.LeakWatchKeys;
-import io.heaptap.session.options.PathKeys;
-import io.heaptap.session.options.ServeKeys;
-import io.heaptap.session.options.OptionKey;
+import io.heaptap.wire.options.CaptureKeys;
+import io.heaptap.wire.options.LeakWatchKeys;
+import io.heaptap.wire.options.PathKeys;
+import io.heaptap.wire.options.ServeKeys;
+import io.heaptap.wire.options.OptionKey;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -23,7 +23,7 @@ import io.heaptap.profile.Markings;
 import io.heaptap.profile.SamplingCost;
 import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.TrackedObject;
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 import io.heaptap.session.HeapBudgetException;
 import io.heaptap.session.ProfileFigures;
 import io.heaptap.session.SessionState;

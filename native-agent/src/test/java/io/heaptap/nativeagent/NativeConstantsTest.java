@@ -1,5 +1,6 @@
 package io.heaptap.nativeagent;
 
+import io.heaptap.wire.NativeLimits;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 

@@ -14,7 +14,7 @@ public final class ApplicationFrame {
     // the application).
     private static final List<String> HEAPTAP = List.of("io.heaptap.agent.", "io.heaptap.launcher.",
             "io.heaptap.session.", "io.heaptap.profile.", "io.heaptap.nativeagent.", "io.heaptap.jmx.",
-            "io.heaptap.http.", "io.heaptap.cli.", "io.heaptap.attach.");
+            "io.heaptap.http.", "io.heaptap.cli.", "io.heaptap.attach.", "io.heaptap.wire.");
 
     private ApplicationFrame() {
     }

@@ -1,5 +1,6 @@
 package io.heaptap.session;
 
+import io.heaptap.wire.options.CaptureOptions;
 import io.heaptap.wire.CounterWindow;
 
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package io.heaptap.session;
 
+import io.heaptap.wire.options.CaptureOptions;
 import java.time.Instant;
 import java.util.Locale;
 

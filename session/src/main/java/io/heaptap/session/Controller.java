@@ -1,5 +1,9 @@
 package io.heaptap.session;
 
+import io.heaptap.wire.options.CaptureOptions;
+import io.heaptap.wire.options.LeakWatchOptions;
+import io.heaptap.wire.options.OtlpPushOptions;
+import io.heaptap.wire.options.PathOptions;
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.NativeAgentException;
 import io.heaptap.nativeagent.Sampler;

@@ -1,5 +1,7 @@
 package io.heaptap.session;
 
+import io.heaptap.wire.options.CaptureOptions;
+import io.heaptap.wire.options.LeakWatchOptions;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;

@@ -1,5 +1,6 @@
 package io.heaptap.session;
 
+import io.heaptap.wire.options.OtlpPushOptions;
 import io.heaptap.nativeagent.NativeAgent;
 
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.heaptap.session;
 
+import io.heaptap.wire.options.PathOptions;
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.nativeagent.PathSearch;
 import io.heaptap.nativeagent.RawSnapshot;

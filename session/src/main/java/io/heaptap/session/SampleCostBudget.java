@@ -1,5 +1,7 @@
 package io.heaptap.session;
 
+import io.heaptap.wire.options.CostBound;
+
 import java.util.Locale;
 import java.util.function.LongSupplier;
 
@@ -27,18 +29,10 @@ import java.util.function.LongSupplier;
  * ({@link SamplerAccuracy#biasWarning}).
  */
 final class SampleCostBudget {
-    /**
-     * 1% of the process's CPU, by the sample callback's own clock: a wall clock, which on a busy two-core
-     * machine read 1.3-1.7 times the CPU time perf attributed to the callback (threads switched out
-     * mid-sample), so it errs on the cheap side. heaptap attaches to production services, whose users judge
-     * it by what it takes from their latency: at 1% the bench's busy one-thread target keeps about 2,500
-     * samples a second, 75,000 in the default 30 s capture, which its 5% per-site accuracy needs; a quick
-     * 10 s capture that needs more asks for a rate and is told what it cost. The one number to change for
-     * another bound.
-     */
-    static final double CPU_SHARE = 0.01;
-    /** The budget never lowers the target below this: 10,000 samples in a 10 s capture. */
-    static final int MIN_RATE = 1_000;
+    /** The share of the process's CPU the budget keeps to: the one constant, {@link CostBound#CPU_SHARE}. */
+    static final double CPU_SHARE = CostBound.CPU_SHARE;
+    /** The budget never lowers the target below this ({@link CostBound#MIN_RATE}). */
+    static final int MIN_RATE = CostBound.MIN_RATE;
     /** The span each measurement covers: about a thousand samples or more. */
     static final long SPAN_NANOS = 1_000_000_000L;
     /** Fewer samples in a span do not price one (a quiet second): the last price stands. */
@@ -56,11 +50,6 @@ final class SampleCostBudget {
     static final long JVM_INTERVAL_STEP = 4 * 1024;
     /** A least JVM interval this far below the current one lowers it: a rate near a threshold does not flip it. */
     static final double JVM_INTERVAL_LOWER = 0.75;
-
-    /** {@link #CPU_SHARE} for people: {@code 1.0%}. */
-    static String describeShare() {
-        return String.format(Locale.ROOT, "%.2g%%", CPU_SHARE * 100);
-    }
 
     /** No bound: what {@link #allowedRate} says before anything was measured. */
     static final int UNBOUNDED = Integer.MAX_VALUE;

@@ -1,5 +1,7 @@
 package io.heaptap.session;
 
+import io.heaptap.wire.options.CostBound;
+
 import io.heaptap.profile.HumanUnits;
 
 import java.util.Locale;
@@ -73,7 +75,7 @@ public final class SamplerAccuracy {
                 ? "per-site figures are not to be trusted (36% off or more on a known-truth mix at 512 KiB)"
                 : String.format(Locale.ROOT, "a site's figure may be off by up to %.1f%% beyond its stated interval (measured at that"
                         + " interval on a known-truth mix)", bias * 100);
-        return Optional.of("to keep the " + SampleCostBudget.describeShare() + " cost bound on JDK " + javaFeatureVersion + " the JVM sampled at up to " + interval
+        return Optional.of("to keep the " + CostBound.describeShare() + " cost bound on JDK " + javaFeatureVersion + " the JVM sampled at up to " + interval
                 + " (its own sampling events cost about 500 ns each): " + claim + "; --rate N samples at 8-16 KiB whatever"
                 + " that costs; see docs/sampling.md");
     }

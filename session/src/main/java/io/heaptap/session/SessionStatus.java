@@ -1,5 +1,6 @@
 package io.heaptap.session;
 
+import io.heaptap.wire.options.CaptureOptions;
 import io.heaptap.profile.GcCost;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.IntervalRange;

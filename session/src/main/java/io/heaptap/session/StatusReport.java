@@ -1,5 +1,6 @@
 package io.heaptap.session;
 
+import io.heaptap.wire.options.CaptureOptions;
 import io.heaptap.profile.GcCost;
 import io.heaptap.profile.format.GcText;
 import io.heaptap.profile.leak.LeakReport;

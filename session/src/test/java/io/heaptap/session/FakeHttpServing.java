@@ -1,5 +1,6 @@
 package io.heaptap.session;
 
+import io.heaptap.wire.options.ServeOptions;
 import java.util.Optional;
 
 /**

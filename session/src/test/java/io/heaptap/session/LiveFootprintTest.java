@@ -1,5 +1,6 @@
 package io.heaptap.session;
 
+import io.heaptap.wire.options.CaptureOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

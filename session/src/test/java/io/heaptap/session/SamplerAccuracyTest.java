@@ -27,4 +27,11 @@ class SamplerAccuracyTest {
         String beyond = SamplerAccuracy.biasWarning(21, 2 << 20).orElseThrow();
         assertTrue(beyond.contains("not to be trusted"), beyond);
     }
+
+    @Test
+    void samplerAccuracyWarningBefore25Only() {
+        assertTrue(SamplerAccuracy.warningFor(17).orElseThrow().contains("JDK-8356372"));
+        assertTrue(SamplerAccuracy.warningFor(21).isPresent());
+        assertTrue(SamplerAccuracy.warningFor(25).isEmpty());
+    }
 }

@@ -4,7 +4,7 @@ import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.format.JsonOutput;
 import io.heaptap.profile.format.JsonWriter;
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 import io.heaptap.session.OtlpPushStatus;
 import io.heaptap.session.ProfileFigures;
 import io.heaptap.session.SessionStatus;

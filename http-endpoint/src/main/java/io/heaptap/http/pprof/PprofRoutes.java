@@ -10,7 +10,7 @@ import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.format.ProfileWriter;
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 import io.heaptap.session.Controller;
 import io.heaptap.session.DeltaBaseline;
 import io.heaptap.session.SessionState;

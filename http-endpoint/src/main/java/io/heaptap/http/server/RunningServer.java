@@ -3,7 +3,7 @@ package io.heaptap.http.server;
 import io.heaptap.http.route.Router;
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.session.HeapBudget;
-import io.heaptap.session.ServeOptions;
+import io.heaptap.wire.options.ServeOptions;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.UnpooledByteBufAllocator;

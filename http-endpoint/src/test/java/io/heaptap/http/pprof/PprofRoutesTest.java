@@ -8,7 +8,7 @@ import io.heaptap.http.route.HttpError;
 import io.heaptap.http.route.Request;
 import io.heaptap.http.route.Response;
 import io.heaptap.http.route.Router;
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 import io.heaptap.session.FakeSession;
 import io.heaptap.session.SessionState;
 

@@ -1,7 +1,7 @@
-package io.heaptap.session.options;
+package io.heaptap.wire.options;
 
-import io.heaptap.session.CaptureOptions;
-import io.heaptap.session.LeakWatchOptions;
+import io.heaptap.wire.options.CaptureOptions;
+import io.heaptap.wire.options.LeakWatchOptions;
 
 import java.util.List;
 import java.util.Map;

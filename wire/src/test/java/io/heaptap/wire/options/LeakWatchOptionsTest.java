@@ -1,4 +1,4 @@
-package io.heaptap.session;
+package io.heaptap.wire.options;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

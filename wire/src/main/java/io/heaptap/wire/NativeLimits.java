@@ -1,4 +1,4 @@
-package io.heaptap.nativeagent;
+package io.heaptap.wire;
 
 /**
  * The largest values the native agent accepts, stated once on the Java side. The native side

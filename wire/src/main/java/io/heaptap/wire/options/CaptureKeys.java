@@ -1,7 +1,7 @@
-package io.heaptap.session.options;
+package io.heaptap.wire.options;
 
 import io.heaptap.profile.HumanUnits;
-import io.heaptap.session.CaptureOptions;
+import io.heaptap.wire.options.CaptureOptions;
 
 import java.math.BigDecimal;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.heaptap.session;
+package io.heaptap.wire.options;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -97,12 +97,5 @@ class CaptureOptionsTest {
                 .contains("above the maximum of 10s"), "issue #15: a 5-minute walk was accepted");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> LeakWatchOptions.parse("5m", "15s", "1k", false)).getMessage()
                 .contains("below the minimum of 4 KiB"));
-    }
-
-    @Test
-    void samplerAccuracyWarningBefore25Only() {
-        assertTrue(SamplerAccuracy.warningFor(17).orElseThrow().contains("JDK-8356372"));
-        assertTrue(SamplerAccuracy.warningFor(21).isPresent());
-        assertTrue(SamplerAccuracy.warningFor(25).isEmpty());
     }
 }

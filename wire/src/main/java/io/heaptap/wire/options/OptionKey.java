@@ -1,4 +1,4 @@
-package io.heaptap.session.options;
+package io.heaptap.wire.options;
 
 import java.time.Duration;
 import java.util.List;

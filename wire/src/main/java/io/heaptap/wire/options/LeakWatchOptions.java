@@ -1,7 +1,7 @@
-package io.heaptap.session;
+package io.heaptap.wire.options;
 
 import io.heaptap.profile.HumanUnits;
-import io.heaptap.session.options.LeakWatchKeys;
+import io.heaptap.wire.options.LeakWatchKeys;
 
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,9 +1,9 @@
-package io.heaptap.session;
+package io.heaptap.wire.options;
 
-import io.heaptap.nativeagent.NativeLimits;
+import io.heaptap.wire.NativeLimits;
 import io.heaptap.profile.HumanUnits;
 
-import io.heaptap.session.options.PathKeys;
+import io.heaptap.wire.options.PathKeys;
 
 import java.time.Duration;
 import java.util.HashMap;

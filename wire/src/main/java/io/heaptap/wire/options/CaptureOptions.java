@@ -1,11 +1,11 @@
-package io.heaptap.session;
+package io.heaptap.wire.options;
 
-import io.heaptap.nativeagent.NativeLimits;
+import io.heaptap.wire.NativeLimits;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.format.TerminalText;
 
-import io.heaptap.session.options.CaptureKeys;
+import io.heaptap.wire.options.CaptureKeys;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -27,7 +27,7 @@ import java.util.Map;
  * @param live          track sampled objects through weak references (live set, age, GCs survived)
  * @param liveBudget    maximum tracked objects; a full table is thinned, never frozen
  * @param costBounded   the default sampling: fewer samples than {@code sampleRate} where they would cost the
- *                      application more than {@link SampleCostBudget#CPU_SHARE} of its CPU (deep stacks); an
+ *                      application more than {@link CostBound#CPU_SHARE} of its CPU (deep stacks); an
  *                      asked-for rate is kept whatever it costs
  * @param liveBytes     the byte bound on tracked objects not yet examined ({@link LiveBound}): 0 for the collector's
  *                      default, below 1 a share of the maximum heap, else bytes ({@link #parseLiveBytes})
@@ -50,7 +50,7 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
      * (JDK 25) and 1.5% (JDK 17) per site (bench/RESULTS.md, 2026-11-23); a site with 10% of the
      * bytes is estimated within about 3% (2 sigma), 1% of them within about 9%. JFR's 150/s would give
      * 1,500 samples there. The default sampling lowers it where samples are expensive
-     * ({@link SampleCostBudget}: a kept sample's stack walk takes 2-4 us on a shallow stack and over
+     * (the session's SampleCostBudget: a kept sample's stack walk takes 2-4 us on a shallow stack and over
      * 20 us on a deep one, so 5,000/s cost a two-core service 1-5% of its CPU).
      */
     public static final int DEFAULT_SAMPLE_RATE = 5_000;
@@ -187,12 +187,12 @@ public record CaptureOptions(Duration duration, long intervalBytes, int stackDep
 
     /** The default sampling's cost bound for people: {@code 1.0% of the CPU}. */
     public static String costBound() {
-        return SampleCostBudget.describeShare() + " of the CPU";
+        return CostBound.describeShare() + " of the CPU";
     }
 
     /** The fewest samples a second the default sampling's cost bound lowers its target to. */
     public static int costBoundMinRate() {
-        return SampleCostBudget.MIN_RATE;
+        return CostBound.MIN_RATE;
     }
 
     /** A sample-rate target from text ({@code 5000}), checked against the limits. */

@@ -1,6 +1,6 @@
-package io.heaptap.session;
+package io.heaptap.wire.options;
 
-import io.heaptap.session.options.ServeKeys;
+import io.heaptap.wire.options.ServeKeys;
 
 /**
  * What a request to serve asks for, as {@link ServeKeys} reads it from any door: the endpoint, and

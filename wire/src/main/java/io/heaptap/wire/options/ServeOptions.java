@@ -1,4 +1,4 @@
-package io.heaptap.session;
+package io.heaptap.wire.options;
 
 import java.util.regex.Pattern;
 

@@ -1,6 +1,6 @@
-package io.heaptap.session.options;
+package io.heaptap.wire.options;
 
-import io.heaptap.session.PathOptions;
+import io.heaptap.wire.options.PathOptions;
 
 import java.util.List;
 import java.util.Map;

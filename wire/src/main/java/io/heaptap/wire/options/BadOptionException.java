@@ -1,4 +1,4 @@
-package io.heaptap.session.options;
+package io.heaptap.wire.options;
 
 /**
  * A value the vocabulary refuses, with the option it was given for, so each door can name it

@@ -1,4 +1,4 @@
-package io.heaptap.session.options;
+package io.heaptap.wire.options;
 
 import io.heaptap.profile.format.TerminalText;
 

@@ -1,8 +1,8 @@
-package io.heaptap.session.options;
+package io.heaptap.wire.options;
 
-import io.heaptap.session.OtlpPushOptions;
-import io.heaptap.session.ServeOptions;
-import io.heaptap.session.ServeRequest;
+import io.heaptap.wire.options.OtlpPushOptions;
+import io.heaptap.wire.options.ServeOptions;
+import io.heaptap.wire.options.ServeRequest;
 
 import java.util.List;
 import java.util.Map;
