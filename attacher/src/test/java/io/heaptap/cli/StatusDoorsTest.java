@@ -12,19 +12,13 @@ import io.heaptap.jmx.StatusView;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
-import io.heaptap.profile.CollectorCost;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
 import io.heaptap.profile.GcCost;
-import io.heaptap.profile.GcCpu;
-import io.heaptap.profile.HeapAroundGc;
-import io.heaptap.profile.HeapSizing;
-import io.heaptap.profile.IntervalRange;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.Markings;
-import io.heaptap.profile.SamplingCost;
 import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.TrackedObject;
 import io.heaptap.profile.format.JsonReader;
@@ -34,8 +28,8 @@ import io.heaptap.session.HeapBudgetException;
 import io.heaptap.session.HttpServing;
 import io.heaptap.session.ProfileFigures;
 import io.heaptap.wire.options.ServeOptions;
-import io.heaptap.session.SessionState;
 import io.heaptap.session.SessionStatus;
+import io.heaptap.session.StatusFixtures;
 import io.heaptap.session.StatusReport;
 
 import java.io.ByteArrayOutputStream;
@@ -73,14 +67,8 @@ class StatusDoorsTest {
         StatusView getStatus();
     }
 
-    private static final GcCost GC = new GcCost("G1", new HeapSizing(16L << 20, 40L << 20, 256L << 20, 256L << 20),
-            30_000_000_000L, List.of(new CollectorCost("G1 Young Generation", CollectorCost.Kind.PAUSES, 400, 9_000)),
-            new HeapAroundGc(400, 200L << 20, 20L << 20, 30L << 20),
-            new GcCpu(true, null, 6_000_000_000L, 60_000_000_000L, 4, List.of("GC Thread#"), null));
-    private static final SessionStatus STOPPED = new SessionStatus(SessionState.STOPPED, "cli pid 7",
-            Instant.parse("2026-11-21T10:00:00Z"), Instant.parse("2026-11-21T10:00:30Z"), 0,
-            new CaptureOptions(Duration.ofSeconds(30), 65_536, 64, 65_536, true, 4096, 5_000), 300, 123_456, null, GC,
-            131_072, new IntervalRange(32_768, 262_144, 5_000), "", new SamplingCost(300, 1_350_000L, 60_000_000_000L, 0.02));
+    private static final GcCost GC = StatusFixtures.gc(9_000);
+    private static final SessionStatus STOPPED = StatusFixtures.stopped(GC);
 
     /** A profile whose figures all differ: proven, unexamined and held apart, bounds apart from the value, fractions. */
     private static ProfileFigures figures() {

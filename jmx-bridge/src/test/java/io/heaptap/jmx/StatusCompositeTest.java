@@ -8,26 +8,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.CaptureInfo;
-import io.heaptap.profile.CollectorCost;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
 import io.heaptap.profile.GcCost;
-import io.heaptap.profile.GcCpu;
-import io.heaptap.profile.HeapAroundGc;
-import io.heaptap.profile.HeapSizing;
-import io.heaptap.profile.IntervalRange;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.Markings;
-import io.heaptap.profile.SamplingCost;
 import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.TrackedObject;
-import io.heaptap.wire.options.CaptureOptions;
 import io.heaptap.session.HeapBudgetException;
 import io.heaptap.session.ProfileFigures;
 import io.heaptap.session.SessionState;
 import io.heaptap.session.SessionStatus;
+import io.heaptap.session.StatusFixtures;
 import io.heaptap.session.StatusReport;
 
 import java.beans.Introspector;
@@ -59,14 +53,8 @@ public class StatusCompositeTest {
         StatusView getStatus();
     }
 
-    private static final GcCost GC = new GcCost("G1", new HeapSizing(16L << 20, 40L << 20, 256L << 20, 256L << 20),
-            30_000_000_000L, List.of(new CollectorCost("G1 Young Generation", CollectorCost.Kind.PAUSES, 400, 2_000)),
-            new HeapAroundGc(400, 200L << 20, 20L << 20, 30L << 20),
-            new GcCpu(true, null, 6_000_000_000L, 60_000_000_000L, 4, List.of("GC Thread#"), null));
-    private static final SessionStatus STOPPED = new SessionStatus(SessionState.STOPPED, "cli pid 7",
-            Instant.parse("2026-11-21T10:00:00Z"), Instant.parse("2026-11-21T10:00:30Z"), 0,
-            new CaptureOptions(Duration.ofSeconds(30), 65_536, 64, 65_536, true, 4096, 5_000), 300, 123_456, null, GC,
-            131_072, new IntervalRange(32_768, 262_144, 5_000), "", new SamplingCost(300, 1_350_000L, 60_000_000_000L, 0.02));
+    private static final GcCost GC = StatusFixtures.gc(2_000);
+    private static final SessionStatus STOPPED = StatusFixtures.stopped(GC);
 
     /** A report with the agent's facts fixed: version 1.2.3, 7 weak refs, a leak watch of 3 snapshots. */
     private static StatusReport report(SessionStatus session, Supplier<ProfileFigures> profile) {

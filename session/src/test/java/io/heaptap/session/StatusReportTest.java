@@ -8,11 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.heaptap.profile.CollectorCost;
 import io.heaptap.profile.GcCost;
-import io.heaptap.profile.GcCpu;
-import io.heaptap.profile.HeapAroundGc;
-import io.heaptap.profile.HeapSizing;
 import io.heaptap.profile.IntervalRange;
 
 import java.nio.file.Path;
@@ -29,10 +25,7 @@ class StatusReportTest {
     @TempDir
     Path tmp;
 
-    private static final GcCost GC = new GcCost("G1", new HeapSizing(16L << 20, 40L << 20, 256L << 20, 256L << 20),
-            30_000_000_000L, List.of(new CollectorCost("G1 Young Generation", CollectorCost.Kind.PAUSES, 400, 2_000)),
-            new HeapAroundGc(400, 200L << 20, 20L << 20, 30L << 20),
-            new GcCpu(true, null, 6_000_000_000L, 60_000_000_000L, 4, List.of("GC Thread#"), null));
+    private static final GcCost GC = StatusFixtures.gc(2_000);
     private static final SessionStatus STOPPED = new SessionStatus(SessionState.STOPPED, "cli pid 7",
             Instant.parse("2026-11-21T10:00:00Z"), Instant.parse("2026-11-21T10:00:30Z"), 0,
             new CaptureOptions(Duration.ofSeconds(30), 65_536, 64, 65_536, false, 4096), 300, 123_456, null, GC,
