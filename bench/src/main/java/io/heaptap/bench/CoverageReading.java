@@ -14,10 +14,13 @@ import java.util.regex.Pattern;
  * and whether the live-tracking bound thinned the tracked set ({@code live.keepProbability},
  * {@code live.hold}).
  *
- * @param sites by the site's name (the first group of the site pattern); a site with no proven live figure is absent
- * @param hold  the bound and what it did
+ * @param sites     by the site's name (the first group of the site pattern); a site with no proven live figure is absent
+ * @param allocated the same sites' allocated bytes ({@code sites[].estimatedBytes}) with their interval: where every
+ *                  object a site allocated in the capture is still held, their truth is the same, so they tell the
+ *                  sampler's part of a miss from live tracking's
+ * @param hold      the bound and what it did
  */
-record CoverageReading(Map<String, Estimate> sites, Hold hold) {
+record CoverageReading(Map<String, Estimate> sites, Map<String, Estimate> allocated, Hold hold) {
     /**
      * A site's proven live bytes and 95% interval. {@code stacks} is how many of the profile's stacks the
      * site's figure sums: one in this workload (one call site per method). Should there be more, their
@@ -63,10 +66,16 @@ record CoverageReading(Map<String, Estimate> sites, Hold hold) {
     static CoverageReading parse(String json, Pattern site) {
         Map<String, Object> profile = (Map<String, Object>) JsonReader.parse(json);
         Map<String, Estimate> sites = new LinkedHashMap<>();
+        Map<String, Estimate> allocated = new LinkedHashMap<>();
         for (Object o : (List<Object>) profile.get("sites")) {
             Map<String, Object> s = (Map<String, Object>) o;
             String name = siteOf((List<Object>) s.get("stack"), site);
-            if (name == null || !(s.get("live") instanceof Map<?, ?> live) || !(live.get("proven") instanceof Map<?, ?> proven)) {
+            if (name == null) {
+                continue;
+            }
+            allocated.merge(name, new Estimate(number(s, "estimatedBytes"), number(s, "estimatedBytesLow"), number(s, "estimatedBytesHigh"), 1),
+                    Estimate::plus);
+            if (!(s.get("live") instanceof Map<?, ?> live) || !(live.get("proven") instanceof Map<?, ?> proven)) {
                 continue;
             }
             Estimate e = new Estimate(number(proven, "estimatedBytes"), number(proven, "estimatedBytesLow"),
@@ -81,12 +90,17 @@ record CoverageReading(Map<String, Estimate> sites, Hold hold) {
                     (long) number(h, "oversize"), (long) number(h, "releases"), (long) number(h, "releasedEntries"), number(h, "share"),
                     Boolean.TRUE.equals(h.get("strict")), (long) number(h, "byteBudget"));
         }
-        return new CoverageReading(sites, hold);
+        return new CoverageReading(sites, allocated, hold);
     }
 
     /** The site's estimate, or {@link Estimate#NONE} when the profile has no proven live figure for it. */
     Estimate site(String name) {
         return sites.getOrDefault(name, Estimate.NONE);
+    }
+
+    /** The site's allocated bytes, or {@link Estimate#NONE} when the profile has no sample of it. */
+    Estimate allocatedAt(String name) {
+        return allocated.getOrDefault(name, Estimate.NONE);
     }
 
     private static double number(Map<?, ?> object, String key) {

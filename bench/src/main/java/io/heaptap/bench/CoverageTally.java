@@ -12,10 +12,22 @@ final class CoverageTally {
     static final int GOAL_COVERED = 19;
     static final int GOAL_OF = 20;
 
-    /** One site in one run: its true bytes, heaptap's estimate, and the capture's bound. */
-    record SiteRun(String site, long truth, CoverageReading.Estimate estimate, CoverageReading.Hold hold) {
+    /**
+     * One site in one run: its true bytes, heaptap's proven live estimate, its allocated-bytes estimate
+     * (the same truth: the site keeps all it allocates), and the capture's bound.
+     */
+    record SiteRun(String site, long truth, CoverageReading.Estimate estimate, CoverageReading.Estimate allocated,
+            CoverageReading.Hold hold) {
         boolean covered() {
             return estimate.covers(truth);
+        }
+
+        boolean allocatedCovered() {
+            return allocated.covers(truth);
+        }
+
+        double allocatedRatio() {
+            return allocated.bytes() / truth;
         }
 
         double ratio() {
