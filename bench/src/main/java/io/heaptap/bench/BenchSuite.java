@@ -54,7 +54,7 @@ public final class BenchSuite {
     static final long SMOKE_MILLIS = 300;
 
     static final List<String> SECTIONS = List.of("overhead", "speed", "attach", "memory", "gc", "humongous", "dump", "accuracy",
-            "footprint");
+            "footprint", "coverage");
 
     private BenchSuite(Path jar, Path classes, Path asyncProfilerJar, boolean quick, int reps, List<BenchTarget.Jdk> jdks,
             Set<String> sections) throws IOException {
@@ -167,6 +167,10 @@ public final class BenchSuite {
         checkpoint.save();
         if (sections.contains("footprint")) {
             report.addAll(new FootprintBench(classes, commands, quick).run(newest, reps));
+        }
+        checkpoint.save();
+        if (sections.contains("coverage")) {
+            report.addAll(new CoverageBench(classes, commands, quick).run(newest, reps));
         }
         checkpoint.save();
         report.addAll(Goals.table(jdks, measured));

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  */
 final class FootprintBench {
     private static final Pattern STALL = Pattern.compile("^\\[(\\d+)ms\\].*Allocation Stall \\(.*?\\) ([0-9.]+)ms");
-    private static final Map<String, List<String>> COLLECTORS = collectors();
+    /** The collectors of issue #33, by name: their JVM flags (JDK 25: generational ZGC and Shenandoah). */
+    static final Map<String, List<String>> COLLECTORS = collectors();
     private static final List<String> HEAPS = List.of("256m", "4g");
 
     private final Path classes;
