@@ -129,6 +129,8 @@ final class Sampling {
 
     /** See {@link Controller#start}. */
     Instant start(CaptureOptions requested, String client) {
+        // Refused before reserving: a start while one runs hears "already running" at once, not after waiting for the budget.
+        requireNotRecording();
         // A window keeps its counters under the heap budget: reserved before the lock, as every read of them is.
         ContinuousRun run = continuous();
         HeapBudget.Reservation held = run == null ? null : reserveWindow(run);
@@ -145,6 +147,13 @@ final class Sampling {
         }
     }
 
+    private synchronized void requireNotRecording() {
+        if (state() == SessionState.RECORDING) {
+            throw new SessionConflictException("a capture is already running: started by " + capture.startedBy() + " at "
+                    + capture.startedAt() + ", ends at " + capture.endsAt() + "; stop it first or wait");
+        }
+    }
+
     private HeapBudget.Reservation reserveWindow(ContinuousRun run) {
         try {
             return budget.reserveKept(DumpCost.window(run.options().maxStacks()), 0, "a capture's window over continuous sampling",
@@ -158,10 +167,7 @@ final class Sampling {
     /** {@code held}: the budget reserved for a window's counters, given to the capture if it is one, else closed. */
     private Instant start(CaptureOptions requested, String client, HeapBudget.Reservation held) {
         Sampler sampler = requireAgent();
-        if (state() == SessionState.RECORDING) {
-            throw new SessionConflictException("a capture is already running: started by " + capture.startedBy() + " at "
-                    + capture.startedAt() + ", ends at " + capture.endsAt() + "; stop it first or wait");
-        }
+        requireNotRecording();
         if (continuous != null) {
             if (held == null) {
                 throw new SessionConflictException("continuous sampling started while this capture started; retry");

@@ -89,6 +89,19 @@ class CaptureWindowTest {
         assertEquals(SessionState.RECORDING, controller.status().state(), "admitted once the budget has room");
     }
 
+    /** A second start while a window runs hears "already running" at once, even with no budget left for its counters. */
+    @Test
+    void aSecondStartIsRefusedAsAlreadyRunningBeforeTheBudgetIsAsked() {
+        controller.startContinuous(null, "test");
+        controller.start(capture(), "first");
+        HeapBudget budget = controller.heapBudget();
+        try (HeapBudget.Reservation others = budget.reserveKept(budget.bytes() - budget.keptBytes() - 1024, 0, "delta scrapes", "")) {
+            SessionConflictException refused = assertThrows(SessionConflictException.class, () -> controller.start(capture(), "second"));
+            assertTrue(refused.getMessage().startsWith("a capture is already running: started by first"), refused.getMessage());
+        }
+        assertEquals("first", controller.status().startedBy());
+    }
+
     private static CaptureOptions capture() {
         return new CaptureOptions(Duration.ofMinutes(10), 64 * 1024, CaptureOptions.DEFAULT_DEPTH, CaptureOptions.DEFAULT_MAX_STACKS,
                 true, CaptureOptions.DEFAULT_LIVE_BUDGET);
