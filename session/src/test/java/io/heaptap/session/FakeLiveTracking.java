@@ -32,10 +32,11 @@ final class FakeLiveTracking implements LiveTracking {
 
     @Override
     public long releaseUnexamined() {
-        releases.incrementAndGet();
         LiveHold h = hold;
         hold = new LiveHold(h.byteBudget(), 0, h.trackedBytes() - h.unexaminedBytes(), h.byteThinnings(), h.byteThinnedEntries(),
                 h.oversize(), h.releases() + 1, h.releasedEntries() + 1, h.byteLevel(), 0, false, "");
+        // Counted after the hold changed: a test that waits for the count then reads the hold sees the release.
+        releases.incrementAndGet();
         return 1;
     }
 
