@@ -6,21 +6,19 @@ import io.heaptap.cli.args.Flag;
 import io.heaptap.cli.args.Syntax;
 import io.heaptap.exit.ExitCode;
 import io.heaptap.profile.census.CensusFormat;
+import io.heaptap.session.Controller;
 
 import java.util.List;
 
 /** {@code heaptap census}: what holds the heap now, by class, exactly; no capture needed. */
 final class CensusCommand extends TargetCommand {
-    /** Mirrors the session's bound (Controller.MAX_CENSUS_CLASSES), checked here before attaching. */
-    static final int MAX_CLASSES = 1000;
-
     static final Syntax SYNTAX = new Syntax("census",
             List.of("What holds the heap now: live instances and bytes per class over the whole heap, exact (the JVM's own"
                             + " GC.class_histogram after a whole-heap collection heaptap forces, so it works with"
                             + " -XX:+DisableExplicitGC and on ZGC). Needs no capture.",
                     "WARNING: pauses the application twice: the collection, then the census (about 0.3 s each per GiB in use)."),
             TARGET, List.of(
-                    Flag.value("--top", "<n>", "Classes named, the most bytes first, 1-" + MAX_CLASSES
+                    Flag.value("--top", "<n>", "Classes named, the most bytes first, 1-" + Controller.MAX_CENSUS_CLASSES
                             + "; the rest is one row. Default: " + CensusFormat.DEFAULT_CLASSES + "."),
                     Flag.value("--format", "<text|json>", "Output format. Default: text.")),
             false);
@@ -36,8 +34,8 @@ final class CensusCommand extends TargetCommand {
 
     @Override
     void validate() {
-        if (top < 1 || top > MAX_CLASSES) {
-            throw new IllegalArgumentException("--top must be 1 to " + MAX_CLASSES + ", not " + top);
+        if (top < 1 || top > Controller.MAX_CENSUS_CLASSES) {
+            throw new IllegalArgumentException("--top must be 1 to " + Controller.MAX_CENSUS_CLASSES + ", not " + top);
         }
         CensusFormat.parse(format);
     }

@@ -105,9 +105,7 @@
   // and the time to OOM. Without a forced GC there is no census, and the line says how to get one.
   function showHeap(h) {
     const lines = [];
-    if (h === undefined) {
-      // an older server: nothing to show
-    } else if (h === null) {
+    if (h === null) {
       if (leakState && leakState !== 'idle') lines.push(['the whole heap: no class census without "force a full GC"', '']);
     } else if (h.heapAfterGcBytes === null) {
       lines.push(['class census: none taken' + (h.refusal ? ': ' + h.refusal : ' yet'), h.refusal ? 'warn' : '']);
