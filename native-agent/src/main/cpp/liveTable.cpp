@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "memoryRelease.h"
+#include "monotonicClock.h"
 #include "snapshotWriter.h"
 
 uint64_t LiveTable::gcEpoch() const {
@@ -62,6 +63,12 @@ uint64_t LiveTable::gcsSurvived(uint64_t since, uint64_t counted, const std::vec
 
 void LiveTable::enable(const LiveSettings& settings) {
     std::lock_guard<std::mutex> guard(lock_);
+    if (rng_ == 0) {
+        // A fixed seed made every JVM of a benchmark flip the same coins: equal figures in five runs, and
+        // an interval checked five times that was really checked once.
+        rng_ = static_cast<uint64_t>(monotonicNanos()) * 0x9E3779B97F4A7C15ull ^ reinterpret_cast<uintptr_t>(this);
+        if (rng_ == 0) rng_ = 0x9E3779B97F4A7C15ull;
+    }
     if (jvmtiGcFinishes_.load() == 0) {
         jvmtiBase_.store(javaGcCount_.load());
     }
@@ -85,6 +92,23 @@ void LiveTable::enable(const LiveSettings& settings) {
         }
     }
     enabled_.store(true, std::memory_order_release);
+}
+
+SiteLetGo& LiveTable::letGoLocked(uint32_t site) {
+    if (site >= letGo_.size()) {
+        letGo_.resize(static_cast<size_t>(site) + 1);  // site ids are dense indices into the bounded site table
+    }
+    return letGo_[site];
+}
+
+std::vector<std::pair<uint32_t, SiteLetGo>> LiveTable::letGo() {
+    std::lock_guard<std::mutex> guard(lock_);
+    std::vector<std::pair<uint32_t, SiteLetGo>> out;
+    for (size_t i = 0; i < letGo_.size(); i++) {
+        const SiteLetGo& g = letGo_[i];
+        if (g.unitBytes > 0 || g.releasedBytes > 0) out.emplace_back(static_cast<uint32_t>(i), g);
+    }
+    return out;
 }
 
 double LiveTable::uniformLocked() {
@@ -161,6 +185,9 @@ void LiveTable::thinBytesLocked(Stratum& stratum) {
             e.bytes /= q;
             entries[kept++] = e;
         } else {
+            SiteLetGo& lost = letGoLocked(e.site);
+            lost.unitObjects = std::max(lost.unitObjects, e.objects / q);
+            lost.unitBytes = std::max(lost.unitBytes, e.bytes / q);
             pendingDelete_.push_back(e.ref);
             forgetLocked(stratum, e);
             counters_.byteThinnedEntries++;
@@ -202,6 +229,12 @@ uint64_t LiveTable::releaseUnexamined(JNIEnv* jni) {
             for (size_t i = 0; i < s->entries.size(); i++) {
                 const LiveEntry& e = s->entries[i];
                 if (unexaminedLocked(e)) {
+                    SiteLetGo& lost = letGoLocked(e.site);
+                    double size = static_cast<double>(e.size);
+                    lost.releasedObjects += e.objects;
+                    lost.releasedObjectsVariance += e.objects * e.objects - e.objects;
+                    lost.releasedBytes += e.bytes;
+                    lost.releasedBytesVariance += e.bytes * e.bytes - size * e.bytes;
                     toDelete.push_back(e.ref);
                     s->trackedBytes -= e.size;
                     released++;
@@ -410,6 +443,13 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
                          gcsSurvived(e.gcEpoch, epoch, pauses), large});
         }
     }
+    std::vector<std::pair<uint32_t, SiteLetGo>> lost = letGo();
+    w.letGoCount(static_cast<uint32_t>(lost.size()));
+    for (const auto& site : lost) {
+        const SiteLetGo& g = site.second;
+        w.letGo({site.first, g.unitObjects, g.unitBytes, g.releasedObjects, g.releasedObjectsVariance, g.releasedBytes,
+                 g.releasedBytesVariance});
+    }
 }
 
 int LiveTable::strongRefs(JNIEnv* jni, const std::vector<uint32_t>& sites, int max, jobject* out) {
@@ -453,6 +493,7 @@ void LiveTable::clear(JNIEnv* jni) {
             s->unexaminedBytes = 0;
             s->trackedBytes = 0;
         }
+        releaseMemory(letGo_);
         counters_ = LiveCounters();
     }
     deleteRefs(jni, toDelete);
@@ -460,5 +501,6 @@ void LiveTable::clear(JNIEnv* jni) {
 
 uint64_t LiveTable::memoryBytes() {
     std::lock_guard<std::mutex> guard(lock_);
-    return (main_.entries.capacity() + large_.entries.capacity()) * sizeof(LiveEntry) + pendingDelete_.capacity() * sizeof(jweak);
+    return (main_.entries.capacity() + large_.entries.capacity()) * sizeof(LiveEntry) + pendingDelete_.capacity() * sizeof(jweak)
+           + letGo_.capacity() * sizeof(SiteLetGo);
 }

@@ -43,6 +43,17 @@
 //   Shenandoah (youngHeld true), count from their admission.
 // - Heap critical: the Java side asks to let go of every unexamined entry at once (releaseUnexamined):
 //   counted, and said in the views; the estimate of those objects is lost, not biased silently.
+// - What each site let go, for its interval (SiteLetGo). A coin keeps the estimate unbiased, but when a
+//   site's coins leave it few entries, or none, the variance its kept entries imply is near 0 and its
+//   interval claims a precision it does not have: 1 MiB arrays kept with probability 1/200 read 0 [0, 0]
+//   while they held 10% of the heap (generational ZGC, the coverage bench). So a byte coin an entry
+//   loses keeps, per site, the largest weight an entry of it would have carried had it won: the Java
+//   side's interval never ends below Garwood's upper bound for no sample left at that weight (about
+//   3.7 of them). A critical release has no coin and no compensation: the weight of what it let go is
+//   added to the site's upper end ("at most"), since those objects may all be alive still. Count
+//   thinning is left out: it thins young entries first, and G1's and Parallel's intervals are
+//   calibrated under it (the coverage bench). One record per site that let anything go, indexed by
+//   site: bounded by the site table.
 //
 // Each entry's weight is 1/pi, pi its probability of being here (Poisson sampler times admission and
 // thinning coins): the Java side derives the Horvitz-Thompson variance (1-pi)/pi^2 y^2 from it and
@@ -83,6 +94,18 @@ struct LiveEntry {
 };
 
 using LiveEntries = std::vector<LiveEntry, PageAllocator<LiveEntry>>;  // pages of its own: clear() gives them back
+
+// What a site let go (see above): the weights of one more entry had it won its byte coin, at most, and
+// the weights of entries let go by a critical release, summed with their variances ((1-pi)/pi^2 y^2, as
+// the Java side derives for a kept entry: the released ones are an estimate too).
+struct SiteLetGo {
+    double unitObjects = 0;
+    double unitBytes = 0;
+    double releasedObjects = 0;   // the released entries' weights, and their Horvitz-Thompson variances
+    double releasedObjectsVariance = 0;
+    double releasedBytes = 0;
+    double releasedBytesVariance = 0;
+};
 
 // One stratum of the table. Guarded by LiveTable::lock_.
 struct Stratum {
@@ -210,6 +233,8 @@ class LiveTable {
     // Collections an entry allocated at gcEpoch() == since has survived, as of counted (countedEpoch()).
     uint64_t gcsSurvived(uint64_t since, uint64_t counted, const std::vector<uint64_t>& pauses) const;
     uint64_t memoryBytes();
+    // The sites that let something go, for the snapshot: (site, record) in site order.
+    std::vector<std::pair<uint32_t, SiteLetGo>> letGo();
 
   private:
     // Keeps each entry of one stratum with probability 1/2, doubling the survivors' weights.
@@ -230,6 +255,7 @@ class LiveTable {
     }
     Stratum& stratumLocked(int64_t size) { return largeThreshold_ > 0 && size >= largeThreshold_ ? large_ : main_; }
     double uniformLocked();
+    SiteLetGo& letGoLocked(uint32_t site);
     void maintainLocked(JNIEnv* jni);
     void removeDeadLocked(Stratum& stratum, const std::unordered_set<jweak>& dead, std::vector<jweak>& toDelete);
     void flushPendingIfLarge(JNIEnv* jni);
@@ -260,7 +286,8 @@ class LiveTable {
     Stratum large_{false};
     int64_t largeThreshold_ = 0;
     int64_t provenBefore_ = std::numeric_limits<int64_t>::min();  // under lock_
-    uint64_t rng_ = 0x9E3779B97F4A7C15ull;
+    uint64_t rng_ = 0;  // seeded by enable(): runs of one workload must flip independent coins
+    std::vector<SiteLetGo, PageAllocator<SiteLetGo>> letGo_;  // by site; empty until a site lets go
     std::vector<jweak> pendingDelete_;
     LiveCounters counters_;
 };

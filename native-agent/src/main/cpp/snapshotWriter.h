@@ -24,9 +24,12 @@
 //             byteBudget, unexaminedBytes, trackedBytes, byteThinnings, byteThinnedEntries, oversize,
 //             releases, releasedEntries: 8 x u64, theta f64 (0: no byte thinning), count u32; each entry:
 //             site u32, size u64, objects f64, bytes f64, ageNanos u64, gcsSurvived u64, large u8
+//   letGo     count u32; each (sites in ascending order): site u32, unitObjects f64, unitBytes f64,
+//             releasedObjects f64, releasedObjectsVariance f64, releasedBytes f64,
+//             releasedBytesVariance f64 (SiteLetGo, liveTable.h)
 //
 // Version 4 dropped the sites' raw sampled bytes (written since version 1, never read). Version 5 added
-// what the live table holds back (the byte bound, liveTable.h).
+// what the live table holds back (the byte bound, liveTable.h). Version 6 added what each site let go.
 //
 // A reference-path search's result (ReferencePaths::find, referencePaths0 in agent.cpp), checked by
 // PathSearchGoldenTest the same way:
@@ -44,7 +47,7 @@
 #include "byteWriter.h"
 
 constexpr uint32_t kSnapshotMagic = 0x48544150u;  // "HTAP"
-constexpr uint32_t kSnapshotVersion = 5;
+constexpr uint32_t kSnapshotVersion = 6;
 
 struct SnapshotCounters {
     uint64_t samples, dropped, withoutStack, stackError, truncated, afterDeadline, classesDropped, methodsUnresolved;
@@ -74,6 +77,11 @@ struct SnapshotLiveEntry {
     double objects, bytes;
     uint64_t ageNanos, gcsSurvived;
     bool large;
+};
+
+struct SnapshotLetGo {
+    uint32_t site;
+    double unitObjects, unitBytes, releasedObjects, releasedObjectsVariance, releasedBytes, releasedBytesVariance;
 };
 
 struct PathSearchHeader {
@@ -169,6 +177,14 @@ class SnapshotWriter {
         out_.u64(e.ageNanos);
         out_.u64(e.gcsSurvived);
         out_.u8(e.large ? 1 : 0);
+    }
+    void letGoCount(uint32_t count) { out_.u32(count); }
+    void letGo(const SnapshotLetGo& g) {
+        out_.u32(g.site);
+        for (double v : {g.unitObjects, g.unitBytes, g.releasedObjects, g.releasedObjectsVariance, g.releasedBytes,
+                         g.releasedBytesVariance}) {
+            out_.f64(v);
+        }
     }
     // A section written into another ByteWriter, in its place in the layout.
     void append(const ByteWriter& section) { out_.append(section); }

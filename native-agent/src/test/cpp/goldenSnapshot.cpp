@@ -59,6 +59,8 @@ int main() {
     w.liveEntry({0, 24, 2.0, 48.0, 5000000000, 3, false});    // older than the proof: proven live
     w.liveEntry({1, 3145744, 1.0, 3145744.0, 500000000, 0, true});  // younger: not yet examined, large
     w.liveEntry({0, 32, 2.0, 64.0, 2000000000, 1, false});
+    w.letGoCount(1);
+    w.letGo({2, 4.0, 256.0, 1.5, 0.75, 96.0, 3072.0});  // a site whose every tracked object was let go
 
     const Bytes& bytes = out.bytes();
     return std::fwrite(bytes.data(), 1, bytes.size(), stdout) == bytes.size() ? 0 : 1;

@@ -139,6 +139,21 @@ class LiveByteBoundTest {
         assertEquals(1, hold.releases());
         assertEquals(released, hold.releasedEntries());
         assertEquals(0, agent.weakRefs(), "nothing was examined: every weak reference is deleted at once, " + refs + " before");
+
+        // The objects are still alive: the site's live figure has no tracked object left, and must not claim 0 [0, 0].
+        long beforeGc = System.nanoTime();
+        agent.forceGc();
+        agent.setProvenBefore(beforeGc);
+        NativeSnapshot snapshot = agent.snapshot(LiveFilter.NONE, new LiveProof(beforeGc, Markings.NONE, true, false));
+        AllocationSite site = snapshot.sites().stream().filter(s -> s.type().equals("byte[]")
+                && s.stack().get(0).methodName().equals("aCriticalHeapLetsGoOfEveryUnexaminedObjectAtOnce"))
+                .findFirst().orElseThrow();
+        Estimate bytes = site.live().proven().bytes();
+        double truth = 400.0 * (32 * 1024 + 16);
+        assertEquals(0, site.live().tracked());
+        assertEquals(0, bytes.value(), "nothing tracked is left to count");
+        assertTrue(bytes.upper() >= truth, "the upper end keeps what was let go, as they may be alive: " + bytes + ", truth " + truth);
+        assertTrue(bytes.upper() < 3 * truth, "and is not unbounded: " + bytes);
         kept.clear();
     }
 }

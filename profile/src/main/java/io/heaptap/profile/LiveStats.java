@@ -26,12 +26,30 @@ import java.util.function.ToLongFunction;
  * @param proven          the proven part
  * @param unexamined      the part not yet examined by a marking (upscaled; large objects left out)
  * @param heldUnexamined tracked objects not yet examined that tracking may hold, as they are: a count and their own bytes
+ * <p>What live tracking's bound let go of the site ({@link LetGo}) widens the proven part's upper ends
+ * ({@link Estimate#withLetGo}): those objects, if alive, are live whether or not a marking has examined
+ * them since, and the proven part is the one every view reads as "live".
+ *
  * @param provenMedianAge  median age of the proven objects (zero when none)
  * @param provenMaxAge     age of the oldest proven object (zero when none): what tells a leak from a cache
+ * @param letGo            what the bound let go of the site ({@link LetGo#NONE} when nothing)
  */
 public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUnexamined, Duration minAge, Duration medianAge,
                         Duration maxAge, long minGcs, long medianGcs, long maxGcs, Duration provenMedianAge,
-                        Duration provenMaxAge) {
+                        Duration provenMaxAge, LetGo letGo) {
+
+    /**
+     * What live tracking's bound let go of one site (liveTable.h's SiteLetGo): the weight one more tracked
+     * object would have carried where byte coins let objects go (the largest), and the weights of objects a
+     * critical heap let go without compensation (summed).
+     */
+    public record LetGo(double unitObjects, double unitBytes, Estimate releasedObjects, Estimate releasedBytes) {
+        public static final LetGo NONE = new LetGo(0, 0, Estimate.ZERO, Estimate.ZERO);
+
+        public boolean any() {
+            return unitBytes > 0 || unitObjects > 0 || releasedBytes.value() > 0 || releasedObjects.value() > 0;
+        }
+    }
 
     /**
      * One part of a live set.
@@ -58,10 +76,11 @@ public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUne
     }
 
     public static final LiveStats NONE = new LiveStats(0, Part.NONE, Part.NONE, Part.NONE, Duration.ZERO, Duration.ZERO,
-            Duration.ZERO, 0, 0, 0, Duration.ZERO, Duration.ZERO);
+            Duration.ZERO, 0, 0, 0, Duration.ZERO, Duration.ZERO, LetGo.NONE);
 
+    /** Nothing tracked and nothing let go: no live figure to show. */
     public boolean isEmpty() {
-        return tracked == 0;
+        return tracked == 0 && !letGo.any();
     }
 
     /** Proven plus not yet examined (upscaled): what the weak references still point at, estimated. */
@@ -74,8 +93,19 @@ public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUne
     }
 
     public static LiveStats of(List<TrackedObject> objects) {
+        return of(objects, LetGo.NONE);
+    }
+
+    /** The site's tracked objects, and what the bound let go of it. */
+    public static LiveStats of(List<TrackedObject> objects, LetGo letGo) {
         if (objects.isEmpty()) {
-            return NONE;
+            if (!letGo.any()) {
+                return NONE;
+            }
+            Part proven = new Part(0, Estimate.ZERO.withLetGo(letGo.unitObjects(), letGo.releasedObjects()),
+                    Estimate.ZERO.withLetGo(letGo.unitBytes(), letGo.releasedBytes()));
+            return new LiveStats(0, proven, Part.NONE, Part.NONE, Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0, 0, Duration.ZERO,
+                    Duration.ZERO, letGo);
         }
         Part proven = Part.NONE;
         Part unexamined = Part.NONE;
@@ -98,8 +128,12 @@ public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUne
         long[] age = minMedianMax(objects, TrackedObject::ageNanos, weight);
         long[] gcs = minMedianMax(objects, TrackedObject::gcsSurvived, weight);
         long[] provenAge = provenObjects.isEmpty() ? new long[3] : minMedianMax(provenObjects, TrackedObject::ageNanos, provenWeight);
+        if (letGo.any()) {
+            proven = new Part(proven.tracked(), proven.objects().withLetGo(letGo.unitObjects(), letGo.releasedObjects()),
+                    proven.bytes().withLetGo(letGo.unitBytes(), letGo.releasedBytes()));
+        }
         return new LiveStats(objects.size(), proven, unexamined, large, Duration.ofNanos(age[0]), Duration.ofNanos(age[1]),
-                Duration.ofNanos(age[2]), gcs[0], gcs[1], gcs[2], Duration.ofNanos(provenAge[1]), Duration.ofNanos(provenAge[2]));
+                Duration.ofNanos(age[2]), gcs[0], gcs[1], gcs[2], Duration.ofNanos(provenAge[1]), Duration.ofNanos(provenAge[2]), letGo);
     }
 
     private static long[] minMedianMax(List<TrackedObject> objects, ToLongFunction<TrackedObject> key, double total) {

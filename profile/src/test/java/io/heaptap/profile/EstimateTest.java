@@ -70,6 +70,43 @@ class EstimateTest {
         }
     }
 
+    /** As {@link #coverage}, objects certain to be sampled, then each kept by a byte coin of probability q; with or without the unit. */
+    static double coinCoverage(long seed, int n, long size, double q, boolean unit) {
+        Random random = new Random(seed);
+        double truth = (double) n * size;
+        Estimate one = Estimate.bytesOf(size, 1 / q);
+        int covered = 0;
+        for (int run = 0; run < RUNS; run++) {
+            int k = sampled(random, n, q);
+            Estimate e = new Estimate(k * one.value(), k * one.variance());
+            if ((unit && k < n ? e.withLetGo(one.value(), Estimate.ZERO) : e).covers(truth)) {
+                covered++;
+            }
+        }
+        return (double) covered / RUNS;
+    }
+
+    @Test
+    void aSiteThinnedToNoneOrFewStillCoversTheTruthWithItsUnit() {
+        // 25 or 300 arrays of 1 MiB kept by byte coins at 1/200: 0.1 and 1.5 expected survivors, 0 most runs.
+        for (int n : new int[] {25, 300}) {
+            assertTrue(coinCoverage(n, n, 1 << 20, 1 / 200.0, false) < 0.8, "the kept samples alone claim too much");
+            double c = coinCoverage(n, n, 1 << 20, 1 / 200.0, true);
+            assertTrue(c >= 0.95, n + " objects: coverage " + c);
+        }
+    }
+
+    @Test
+    void whatWasLetGoWithoutACoinWidensTheUpperEndOnly() {
+        Estimate e = new Estimate(100, 0).withLetGo(0, new Estimate(50, 0));
+        assertEquals(100, e.lower(), 1e-9);
+        assertEquals(150, e.upper(), 1e-9);
+        assertTrue(e.plus(new Estimate(10, 0).withLetGo(8, new Estimate(5, 0))).upper() >= 110 + 55 + 3.6 * 8,
+                "units add their bound, let-go adds up");
+        Estimate sampled = Estimate.ZERO.withLetGo(0, Estimate.bytesOf(1024, 512));  // one sample let go, standing for 512
+        assertTrue(sampled.upper() > 5 * 512 * 1024, "what was let go is itself an estimate: its own interval's upper end, " + sampled);
+    }
+
     @Test
     void objectsLargerThanTheIntervalAreExact() {
         Estimate e = Estimate.bytesOf(64L << 20, 1 / -Math.expm1(-(64.0 * 1024) / 0.5));  // p = 1 to double precision

@@ -131,6 +131,30 @@ class LiveFootprintTest {
     }
 
     @Test
+    void onGenerationalZgcTheHeapIsJudgedCriticalAfterWholeHeapCyclesOnly() {
+        FakeLiveTracking sampler = new FakeLiveTracking();
+        FakeGcBeans beans = new FakeGcBeans(GENERATIONAL_ZGC);  // heap max 1 GiB
+        sampler.hold = new LiveHold(10L << 20, 4L << 20, 4L << 20, 0, 0, 0, 0, 0, 0, 0, true, "");
+        LiveTracker tracker = new LiveTracker(sampler, beans, TimeUnit.DAYS.toMillis(1));
+        tracker.start();
+        try {
+            beans.heapAfterGc = 990L << 20;  // 97%, as the pools read after young cycles under flat-out allocation
+            long cleanings = sampler.maintenances.get();
+            sampler.finishCollection();
+            awaitTrue(() -> sampler.maintenances.get() > cleanings, "a collection woke no cleaning");
+            sampler.finishCollection();  // the check follows the cleaning: one more round makes sure it ran
+            awaitTrue(() -> sampler.maintenances.get() > cleanings + 1, "a collection woke no cleaning");
+            assertEquals(0, sampler.releases.get(), "a young cycle's heap after GC counts garbage only a whole-heap cycle frees");
+
+            beans.collect("ZGC Major Cycles", "Allocation Rate", 20, 995L << 20, 990L << 20);
+            awaitTrue(() -> sampler.releases.get() == 1, "a critical heap after a whole-heap cycle made tracking let go of nothing");
+            assertEquals(990L << 20, tracker.lastCriticalHeap());
+        } finally {
+            tracker.stop();
+        }
+    }
+
+    @Test
     void aWholeHeapMarkingMovesTheBoundsClock() {
         FakeLiveTracking sampler = new FakeLiveTracking();
         FakeGcBeans beans = new FakeGcBeans("PS Scavenge", "PS MarkSweep");

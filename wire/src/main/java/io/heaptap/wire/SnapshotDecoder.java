@@ -3,6 +3,7 @@ package io.heaptap.wire;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.Drops;
 import io.heaptap.profile.Frame;
+import io.heaptap.profile.Estimate;
 import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.LiveHold;
 import io.heaptap.profile.LiveInfo;
@@ -22,7 +23,7 @@ import java.util.List;
  */
 public final class SnapshotDecoder {
     public static final int MAGIC = 0x48544150;  // "HTAP"
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
     public static final int NONE = 0xFFFFFFFF;  // kNone
     static final int OTHER_STACKS = 0xFFFFFFFE;  // kOtherStacks: samples whose stack did not fit the tables
     static final List<Frame> OTHER_STACKS_FRAMES = List.of(Frame.synthetic("[other stacks]"));
@@ -144,13 +145,27 @@ public final class SnapshotDecoder {
             }
         }
 
+        LiveStats.LetGo[] letGo = new LiveStats.LetGo[siteCount];
+        int letGoCount = in.readInt();
+        for (int i = 0; i < letGoCount; i++) {
+            int site = in.readInt();
+            double unitObjects = in.readDouble();
+            double unitBytes = in.readDouble();
+            Estimate releasedObjects = new Estimate(in.readDouble(), in.readDouble());
+            LiveStats.LetGo g = new LiveStats.LetGo(unitObjects, unitBytes, releasedObjects, new Estimate(in.readDouble(), in.readDouble()));
+            if (site >= 0 && site < siteCount) {
+                letGo[site] = g;
+            }
+        }
+
         List<AllocationSite> sites = new ArrayList<>(siteCount);
         for (int i = 0; i < siteCount; i++) {
             RawSite r = raw.get(i);
             boolean noStack = r.stack() == NONE || r.stack() == OTHER_STACKS;
             sites.add(new AllocationSite(r.stack() == NONE ? List.of() : noStack ? OTHER_STACKS_FRAMES : stacks.get(r.stack()),
                     !noStack && truncated[r.stack()], r.type(),
-                    r.samples(), r.objects(), r.bytes(), r.objectsVariance(), r.bytesVariance(), LiveStats.of(tracked.get(i))));
+                    r.samples(), r.objects(), r.bytes(), r.objectsVariance(), r.bytesVariance(), LiveStats.of(tracked.get(i),
+                    letGo[i] == null ? LiveStats.LetGo.NONE : letGo[i])));
         }
         LiveInfo live = new LiveInfo(liveEnabled, budget, liveCount, keep, admitted, skipped + refFailures, thinnings, thinned,
                 died, weakRefs, gcCount, filter, proof.gcForced(), proof.markings(), proof.heapUsedBytes(), proof.heapMaxBytes(), hold);

@@ -89,6 +89,9 @@ public final class LiveSummary {
             line.append(String.format(Locale.ROOT, "; HEAP CRITICAL %,d times: let go of %,d objects not yet examined",
                     h.releases(), h.releasedEntries()));
         }
+        if (h.byteThinnedEntries() > 0 || h.releasedEntries() > 0) {
+            line.append("; the live figures' upper ends count what was let go: it may still be live");
+        }
         return line.toString();
     }
 

@@ -15,7 +15,8 @@ class LiveHoldLineTest {
         LiveHold strict = new LiveHold(4_026_531, 1L << 20, 2L << 20, 205, 2_725, 3, 2, 492, 4096, 0.015, true, "ZGC (generational)");
         assertEquals("tracking holds 1.0 MiB not yet examined, bound 3.8 MiB (1.5% of the heap, strict: ZGC (generational) keeps"
                 + " weakly referenced young garbage); thinned by it 205 times (2,725 objects let go); 3 sampled objects larger than"
-                + " the bound not tracked; HEAP CRITICAL 2 times: let go of 492 objects not yet examined", LiveSummary.holdLine(strict));
+                + " the bound not tracked; HEAP CRITICAL 2 times: let go of 492 objects not yet examined; the live figures' upper"
+                + " ends count what was let go: it may still be live", LiveSummary.holdLine(strict));
         LiveHold lenient = new LiveHold(13_421_772, 0, 0, 0, 0, 0, 0, 0, 0, 0.05, false, "G1");
         assertEquals("tracking holds 0 B not yet examined, bound 12.8 MiB (5% of the heap)", LiveSummary.holdLine(lenient));
         assertEquals("tracking holds 0 B not yet examined, bound 64.0 MiB (25% of the heap)",
