@@ -101,6 +101,20 @@ SiteLetGo& LiveTable::letGoLocked(uint32_t site) {
     return letGo_[site];
 }
 
+void LiveTable::noteByteCoinLostLocked(uint32_t site, double objects, double bytes) {
+    SiteLetGo& lost = letGoLocked(site);
+    lost.unitObjects = std::max(lost.unitObjects, objects);
+    lost.unitBytes = std::max(lost.unitBytes, bytes);
+}
+
+void LiveTable::letGoUncompensatedLocked(uint32_t site, int64_t size, double objects, double bytes) {
+    SiteLetGo& lost = letGoLocked(site);
+    lost.releasedObjects += objects;
+    lost.releasedObjectsVariance += objects * objects - objects;
+    lost.releasedBytes += bytes;
+    lost.releasedBytesVariance += bytes * bytes - static_cast<double>(size) * bytes;
+}
+
 std::vector<std::pair<uint32_t, SiteLetGo>> LiveTable::letGo() {
     std::lock_guard<std::mutex> guard(lock_);
     std::vector<std::pair<uint32_t, SiteLetGo>> out;
@@ -185,9 +199,7 @@ void LiveTable::thinBytesLocked(Stratum& stratum) {
             e.bytes /= q;
             entries[kept++] = e;
         } else {
-            SiteLetGo& lost = letGoLocked(e.site);
-            lost.unitObjects = std::max(lost.unitObjects, e.objects / q);
-            lost.unitBytes = std::max(lost.unitBytes, e.bytes / q);
+            noteByteCoinLostLocked(e.site, e.objects / q, e.bytes / q);
             pendingDelete_.push_back(e.ref);
             forgetLocked(stratum, e);
             counters_.byteThinnedEntries++;
@@ -229,12 +241,7 @@ uint64_t LiveTable::releaseUnexamined(JNIEnv* jni) {
             for (size_t i = 0; i < s->entries.size(); i++) {
                 const LiveEntry& e = s->entries[i];
                 if (unexaminedLocked(e)) {
-                    SiteLetGo& lost = letGoLocked(e.site);
-                    double size = static_cast<double>(e.size);
-                    lost.releasedObjects += e.objects;
-                    lost.releasedObjectsVariance += e.objects * e.objects - e.objects;
-                    lost.releasedBytes += e.bytes;
-                    lost.releasedBytesVariance += e.bytes * e.bytes - size * e.bytes;
+                    letGoUncompensatedLocked(e.site, e.size, e.objects, e.bytes);
                     toDelete.push_back(e.ref);
                     s->trackedBytes -= e.size;
                     released++;
@@ -274,11 +281,13 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
         stratum = &stratumLocked(size);
         if (stratum->byteBudget > 0 && size > stratum->byteBudget) {
             counters_.oversize++;  // would pass the byte bound alone: never held back, and counted
+            letGoUncompensatedLocked(site, size, objects, bytes);
             return;
         }
         keepAtDecision = stratum->keep * stratum->byteKeep(size);
         if (keepAtDecision < 1.0 && uniformLocked() >= keepAtDecision) {
             counters_.skipped++;
+            if (stratum->byteKeep(size) < 1.0) noteByteCoinLostLocked(site, objects / keepAtDecision, bytes / keepAtDecision);
             return;
         }
     }
@@ -312,6 +321,7 @@ void LiveTable::admit(JNIEnv* jni, jobject object, uint32_t site, int64_t size, 
     if (keep < keepAtDecision && uniformLocked() >= keep / keepAtDecision) {
         pendingDelete_.push_back(ref);
         counters_.skipped++;
+        if (stratum->byteKeep(size) < 1.0) noteByteCoinLostLocked(site, objects / keep, bytes / keep);
         return;
     }
     // Its probability of being here: keep if the coin above was flipped, keepAtDecision if p rose

@@ -47,10 +47,11 @@
 //   site's coins leave it few entries, or none, the variance its kept entries imply is near 0 and its
 //   interval claims a precision it does not have: 1 MiB arrays kept with probability 1/200 read 0 [0, 0]
 //   while they held 10% of the heap (generational ZGC, the coverage bench). So a byte coin an entry
-//   loses keeps, per site, the largest weight an entry of it would have carried had it won: the Java
-//   side's interval never ends below Garwood's upper bound for no sample left at that weight (about
-//   3.7 of them). A critical release has no coin and no compensation: the weight of what it let go is
-//   added to the site's upper end ("at most"), since those objects may all be alive still. Count
+//   loses (at admission or thinning) keeps, per site, the largest weight an entry of it would have
+//   carried had it won: the Java side's interval never ends below Garwood's upper bound for no sample
+//   left at that weight (about 3.7 of them). A critical release, and a sample larger than the whole
+//   bound, have no coin and no compensation: the weight of what they let go is added to the site's
+//   upper end ("at most"), since those objects may all be alive still. Count
 //   thinning is left out: it thins young entries first, and G1's and Parallel's intervals are
 //   calibrated under it (the coverage bench). One record per site that let anything go, indexed by
 //   site: bounded by the site table.
@@ -256,6 +257,10 @@ class LiveTable {
     Stratum& stratumLocked(int64_t size) { return largeThreshold_ > 0 && size >= largeThreshold_ ? large_ : main_; }
     double uniformLocked();
     SiteLetGo& letGoLocked(uint32_t site);
+    // A byte coin (admission or thinning) lost: the weights the entry would have carried had it won.
+    void noteByteCoinLostLocked(uint32_t site, double objects, double bytes);
+    // Let go with no coin to make up for it (a critical release, a sample larger than the bound): its weights.
+    void letGoUncompensatedLocked(uint32_t site, int64_t size, double objects, double bytes);
     void maintainLocked(JNIEnv* jni);
     void removeDeadLocked(Stratum& stratum, const std::unordered_set<jweak>& dead, std::vector<jweak>& toDelete);
     void flushPendingIfLarge(JNIEnv* jni);
