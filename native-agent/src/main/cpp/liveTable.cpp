@@ -109,6 +109,10 @@ void LiveTable::noteByteCoinLostLocked(uint32_t site, double objects, double byt
 
 void LiveTable::letGoUncompensatedLocked(uint32_t site, int64_t size, double objects, double bytes) {
     SiteLetGo& lost = letGoLocked(site);
+    // Its weight is also that of one more sample of the site: the released ones may be few, and stood for
+    // objects lost to earlier coins too.
+    lost.unitObjects = std::max(lost.unitObjects, objects);
+    lost.unitBytes = std::max(lost.unitBytes, bytes);
     lost.releasedObjects += objects;
     lost.releasedObjectsVariance += objects * objects - objects;
     lost.releasedBytes += bytes;
