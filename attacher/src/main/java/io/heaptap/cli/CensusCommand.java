@@ -16,7 +16,8 @@ final class CensusCommand extends TargetCommand {
             List.of("What holds the heap now: live instances and bytes per class over the whole heap, exact (the JVM's own"
                             + " GC.class_histogram after a whole-heap collection heaptap forces, so it works with"
                             + " -XX:+DisableExplicitGC and on ZGC). Needs no capture.",
-                    "WARNING: pauses the application twice: the collection, then the census (about 0.3 s each per GiB in use)."),
+                    "WARNING: pauses the application twice: the collection, then the census; in all about as long as 'jcmd PID"
+                            + " GC.class_histogram' (tenths of a second per GiB in use of large arrays, seconds per GiB of small objects)."),
             TARGET, List.of(
                     Flag.value("--top", "<n>", "Classes named, the most bytes first, 1-" + Controller.MAX_CENSUS_CLASSES
                             + "; the rest is one row. Default: " + CensusFormat.DEFAULT_CLASSES + "."),

@@ -54,7 +54,7 @@ public final class BenchSuite {
     static final long SMOKE_MILLIS = 300;
 
     static final List<String> SECTIONS = List.of("overhead", "speed", "attach", "memory", "gc", "humongous", "dump", "accuracy",
-            "footprint", "coverage");
+            "footprint", "coverage", "census");
 
     private BenchSuite(Path jar, Path classes, Path asyncProfilerJar, boolean quick, int reps, List<BenchTarget.Jdk> jdks,
             Set<String> sections) throws IOException {
@@ -171,6 +171,13 @@ public final class BenchSuite {
         checkpoint.save();
         if (sections.contains("coverage")) {
             report.addAll(new CoverageBench(classes, commands, quick).run(newest, reps));
+        }
+        checkpoint.save();
+        if (sections.contains("census")) {
+            for (BenchTarget.Jdk jdk : jdks) {
+                report.addAll(new CensusBench(classes, commands, quick).run(jdk, reps));
+                checkpoint.save();
+            }
         }
         checkpoint.save();
         report.addAll(Goals.table(jdks, measured));

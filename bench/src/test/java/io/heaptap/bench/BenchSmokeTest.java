@@ -30,6 +30,7 @@ class BenchSmokeTest {
                 "## GC pauses with 64k tracked weak references", "-XX:+UseZGC", "## Dump time against tracked objects",
                 "## Accuracy: allocated bytes per site", "## Accuracy: live bytes per site", "## Goals (issues #7 and #16)",
                 "## Live-estimate coverage under the live-tracking bound", "`keep1m`",
+                "## Class census pause", "`jcmd PID GC.class_histogram -all`",
                 "| heaptap default, 10 s |"}) {
             assertTrue(results.contains(section), section + " missing:\n" + results);
         }

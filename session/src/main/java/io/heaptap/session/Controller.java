@@ -267,6 +267,11 @@ public final class Controller {
         return leakWatch.report();
     }
 
+    /** The leak watch's state with the report published with it, read at one moment (a status pairs them). */
+    LeakWatch.View leakWatchView() {
+        return leakWatch.view();
+    }
+
     /** The leak watch's own lock (taken before the session's), for tests that hold its timer back. */
     Object leakWatchLock() {
         return leakWatch.lock();

@@ -58,8 +58,11 @@ final class LeakWatch {
     private final ClassCensusTaker census;
     private final java.util.function.Supplier<NoMarkingCause.Facts> facts;
 
-    /** Written under the lock; read without it, so a status never waits for a snapshot being taken. */
-    private volatile State state = State.IDLE;
+    /**
+     * The state and the report it shows, published together: written under the lock, read without it, so a
+     * status never waits for a snapshot being taken, and never pairs one watch's state with another moment's report.
+     */
+    private volatile View view = new View(State.IDLE, null);
     private LeakWatchOptions options;
     private String client;
     private Instant startedAt;
@@ -71,8 +74,6 @@ final class LeakWatch {
     private LeakHistory history;
     /** The class censuses taken after each forced collection (--gc), else null. */
     private CensusHistory censuses;
-    /** Written under the lock; read without it, as {@link #state} is. */
-    private volatile LeakReport report;
     private final Set<SiteKey> announced = new HashSet<>();
     /** When the capture this watch started began (it names it), or null while the watch has none running. */
     private Instant ownCapture;
@@ -99,7 +100,7 @@ final class LeakWatch {
     }
 
     private void startWatching(LeakWatchOptions requested, String by) {
-        if (state == State.WATCHING) {
+        if (view.state() == State.WATCHING) {
             throw new SessionConflictException("a leak watch is already running: started by " + client + " at " + startedAt
                     + ", ends at " + startedAt.plus(options.duration()) + "; stop it first or wait");
         }
@@ -113,21 +114,18 @@ final class LeakWatch {
         maxPauseMillis = 0;
         history = new LeakHistory();
         censuses = requested.gc() ? new CensusHistory() : null;
-        report = null;
         announced.clear();
         try {
             armCapture();
         } catch (RuntimeException refused) {
-            state = State.IDLE;  // someone else's capture runs, or nothing can be sampled
+            view = new View(State.IDLE, null);  // someone else's capture runs, or nothing can be sampled
             throw refused;
         }
         long watch = ++watches;
         long every = requested.every().toNanos();
         tasks.add(timer.scheduleAtFixedRate(() -> step(watch), every, every, TimeUnit.NANOSECONDS));
         tasks.add(timer.schedule(() -> finish(watch), requested.duration().toNanos(), TimeUnit.NANOSECONDS));
-        // The report before the state: a reader that sees the state (volatile, read without the lock) sees this report too.
-        report = LeakReport.of(info(State.WATCHING), history.sites(), censuses);
-        state = State.WATCHING;
+        view = new View(State.WATCHING, LeakReport.of(info(State.WATCHING), history.sites(), censuses));
     }
 
     private void armCapture() {
@@ -143,7 +141,7 @@ final class LeakWatch {
     }
 
     private boolean isCurrent(long watch) {
-        return state == State.WATCHING && watch == watches;
+        return view.state() == State.WATCHING && watch == watches;
     }
 
     private void step(long watch) {
@@ -175,7 +173,7 @@ final class LeakWatch {
     }
 
     private void endWatching(String reason) {
-        if (state != State.WATCHING) {
+        if (view.state() != State.WATCHING) {
             return;
         }
         if (controller.status().state() != SessionState.IDLE) {
@@ -189,8 +187,7 @@ final class LeakWatch {
             ownCapture = null;
             controller.stopIfStartedAt(started, "stopped");
         }
-        report = LeakReport.of(info(State.ENDED), history.sites(), censuses);
-        state = State.ENDED;  // after the report it ends with, as in startWatching
+        view = new View(State.ENDED, LeakReport.of(info(State.ENDED), history.sites(), censuses));
     }
 
     /**
@@ -205,7 +202,7 @@ final class LeakWatch {
     private void ownCaptureEnded(Instant startedAt, String reason) {
         synchronized (lock) {
             // Not this watch's capture: another client's, or one the watch stopped itself.
-            if (state != State.WATCHING || !startedAt.equals(ownCapture)) {
+            if (view.state() != State.WATCHING || !startedAt.equals(ownCapture)) {
                 return;
             }
             ownCapture = null;
@@ -237,9 +234,8 @@ final class LeakWatch {
             reset.run();
             history = null;
             censuses = null;
-            report = null;
             options = null;
-            state = State.IDLE;
+            view = new View(State.IDLE, null);
         }
     }
 
@@ -254,7 +250,7 @@ final class LeakWatch {
             }
             AllocationProfile profile = controller.profile(LiveFilter.NONE, false);
             history.add(elapsedMillis, profile);
-            report = LeakReport.of(info(), history.sites(), censuses);
+            view = new View(view.state(), LeakReport.of(info(), history.sites(), censuses));
             announceNewSuspects();
         } catch (RuntimeException e) {
             // Never let an exception end the timer thread or reach the application's stderr.
@@ -300,7 +296,7 @@ final class LeakWatch {
     }
 
     private void announceNewSuspects() {
-        for (LeakReport.RankedSite site : report.sites()) {
+        for (LeakReport.RankedSite site : view.report().sites()) {
             if (site.evidence().verdict() == Verdict.LEAK_SUSPECT && site.evidence().confidence() >= NOTIFY_CONFIDENCE
                     && announced.add(site.evidence().site())) {
                 listeners.forEach(l -> l.leakSuspected(pid, site));
@@ -309,7 +305,7 @@ final class LeakWatch {
     }
 
     private LeakWatchInfo info() {
-        return info(state);
+        return info(view.state());
     }
 
     /** The watch's figures, shown as in {@code shown} (the state about to be published). */
@@ -335,12 +331,24 @@ final class LeakWatch {
     }
 
     State state() {
-        return state;
+        return view.state();
     }
 
     /** The ranking as of the last snapshot; null when no watch has run since the last reset. */
     LeakReport report() {
-        return report;
+        return view.report();
+    }
+
+    /** The state and the report it shows, of one moment. */
+    View view() {
+        return view;
+    }
+
+    /**
+     * A watch's state with the report published with it: the report is null when idle, and its snapshot
+     * count and time to OOM are of the state shown (a watch that ended shows its last report, not the one before).
+     */
+    record View(State state, LeakReport report) {
     }
 
     /** The watch's lock, for a test that must hold a timer task back. */

@@ -46,13 +46,16 @@ public record StatusReport(SessionStatus session, Profile profile, long pid, Str
 
     /** Reads the status of {@code controller} for a door; the profile waits for the first figure that needs it. */
     static StatusReport read(Controller controller, Door door) {
+        // First, and in one read: the state with the report it was published with, so a watch ending meanwhile
+        // cannot show "ended" beside the snapshot count and time to OOM of the report before its last.
+        LeakWatch.View watch = controller.leakWatchView();
+        LeakReport leaks = watch.report();
         HeapBudget b = controller.heapBudget();
-        LeakReport leaks = controller.leakReport();  // once: the snapshot count and the time to OOM are of one report
         return new StatusReport(controller.status(), new Profile(controller::profileFigures), ProcessHandle.current().pid(),
                 door.agentVersion(), controller.dumpDirectory().root().toString(),
                 door.http() == null ? "" : door.http().url().orElse(""), door.http() == null ? "" : door.http().tokenFile().orElse(""),
                 new Budget(b.bytes(), b.inUseBytes(), b.keptBytes(), b.peakBytes(), controller.deltaBaselinesOpen()),
-                controller.weakRefs(), controller.leakWatchState(), leaks == null ? 0 : leaks.watch().snapshots(),
+                controller.weakRefs(), watch.state().label(), leaks == null ? 0 : leaks.watch().snapshots(),
                 leaks == null ? "" : leaks.timeToOom(), controller.otlpPush());
     }
 

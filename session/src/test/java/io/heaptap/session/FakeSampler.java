@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A sampler without a native library, for the session's unit tests: it records what the Controller
@@ -38,6 +39,8 @@ final class FakeSampler implements Sampler, Snapshots {
     volatile boolean forceGcRefused;
     /** What a forced collection does in the JVM (the controller checks that a collection ran); nothing, to fake a skipped one. */
     volatile Runnable onForceGc = System::gc;
+    /** Runs once, on the reading thread, inside the next read of the native memory (a session's status reads it under its lock). */
+    final AtomicReference<Runnable> onNextNativeMemoryRead = new AtomicReference<>();
     /** The live table's upkeep, as the live tracker drives it. */
     final FakeLiveTracking live = new FakeLiveTracking();
     volatile Duration lastDuration;
@@ -170,6 +173,10 @@ final class FakeSampler implements Sampler, Snapshots {
 
     @Override
     public long nativeMemoryBytes() {
+        Runnable hook = onNextNativeMemoryRead.getAndSet(null);
+        if (hook != null) {
+            hook.run();
+        }
         return 4096;
     }
 

@@ -35,6 +35,15 @@ public final class FakeSession implements AutoCloseable {
         return sampler.sampling;
     }
 
+    /**
+     * Runs {@code hook} once, on the reading thread, in the middle of the next status read (inside the
+     * session's own status, after the read has begun): a deterministic interleaving for tests of what a
+     * status pairs with what.
+     */
+    public void duringNextStatusRead(Runnable hook) {
+        sampler.onNextNativeMemoryRead.set(hook);
+    }
+
     @Override
     public void close() {
         controller.stopContinuous();

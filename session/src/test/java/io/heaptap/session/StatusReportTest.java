@@ -1,6 +1,7 @@
 package io.heaptap.session;
 
 import io.heaptap.wire.options.CaptureOptions;
+import io.heaptap.wire.options.LeakWatchOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -97,6 +98,25 @@ class StatusReportTest {
             assertEquals(512, recording.liveBudget());
             assertNotNull(recording.profile().orNull());
             assertEquals("capture", recording.profile().orNull().window());
+        }
+    }
+
+    @Test
+    void aWatchEndingDuringTheReadShowsOneMomentsStateWithItsOwnReport() {
+        try (FakeSession session = new FakeSession(tmp.resolve("dumps"))) {
+            Controller c = session.controller();
+            c.startLeakWatch(new LeakWatchOptions(Duration.ofMinutes(10), Duration.ofMinutes(1), 512 * 1024, false), "cli");
+            assertEquals(0, c.leakReport().watch().snapshots(), "no step yet");
+            session.duringNextStatusRead(c::stopLeakWatch);  // the watch ends, with a last snapshot, while the status is read
+
+            StatusReport r = c.statusReport(new StatusReport.Door("1.0", null));
+
+            assertEquals("ended", c.leakWatchState(), "the hook ran inside the read");
+            int last = c.leakReport().watch().snapshots();
+            assertEquals(1, last, "the end took its last snapshot");
+            // Either moment is a true status; a state of one moment beside a count of the other is not.
+            assertEquals(r.leakWatchState().equals("ended") ? last : 0, r.leakWatchSnapshots(),
+                    "state " + r.leakWatchState() + " shown with " + r.leakWatchSnapshots() + " snapshots");
         }
     }
 }
