@@ -16,12 +16,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Requests that ride on the Attach API alone: the request is the argument of a {@code loadAgent}
- * of heaptap.jar, the answer a system property of the target read back over the same connection.
- * No JMX agent is started in the target for them.
+ * The agent's own requests (a capture's start, its stop, serving without JMX). To a target without
+ * heaptap, the request is the argument of the {@code loadAgent} that loads heaptap.jar, the answer a
+ * system property of the target read back over the same Attach API connection, and no JMX agent is
+ * started for them. To a target running heaptap, the same request goes over heaptap's own JMX
+ * connector there, so that no request adds an agent (OwnConnectorClient).
  */
 public final class AttachRequests {
     private AttachRequests() {
@@ -44,24 +47,41 @@ public final class AttachRequests {
     }
 
     /**
-     * Starts a capture: the request rides on the {@code loadAgent} that loads heaptap.jar (again, if
-     * it is there already). Sampling begins without waiting for a JMX agent; the MXBean is registered
-     * in the target afterwards, for the commands that use JMX. A refusal is an {@link AttachException}
-     * of the same kind the JMX path gives.
+     * Starts a capture. In a target that runs heaptap already, the request goes over heaptap's own JMX
+     * connector there (OwnConnectorClient): loading heaptap.jar again would give the target another
+     * Java agent and JVMTI environment, which the JDK never disposes. Otherwise it rides on the
+     * {@code loadAgent} that loads heaptap.jar, so sampling begins without waiting for a JMX agent; the
+     * MXBean and heaptap's connector start in the target afterwards. Either way the agent answers with
+     * the same reply, and a refusal is an {@link AttachException} of the same kind the JMX path gives.
      *
      * @param firstSampleWait with {@code request.reportFirstSample()}, how long to poll for the first sample
      */
     public static Started startCapture(Target target, CaptureRequest request, Duration firstSampleWait, AttachPhases phases) {
+        boolean loadedBefore = ProcFiles.heaptapLoaded(target.pid()).orElse(false);
+        CompletableFuture<Void> clientClasses = loadedBefore ? OwnConnectorClient.loadClientClassesAhead() : null;
         return AttachedVm.with(target, phases, attached -> {
             attached.checkJavaRelease();
             boolean loadedNow = !ProcFiles.heaptapLoaded(target.pid()).orElse(true);
-            attached.loadAgent(request.encode(), null);
-            Properties props = attached.systemProperties();
-            String replyText = props.getProperty(AgentReply.property(request.reply()));
-            if (replyText == null) {
-                String error = props.getProperty(AgentLauncher.ERROR_PROPERTY);
-                throw new CannotAttachException(target.pid(), "pid " + target.pid() + " did not start heaptap"
-                        + (error == null ? " (no answer from its agent)" : ": " + error));
+            Optional<String> answered = Optional.empty();
+            if (!loadedNow) {
+                Properties props = OwnConnectorClient.settledProperties(attached.vm());
+                if (clientClasses != null) {
+                    clientClasses.join();
+                }
+                answered = OwnConnectorClient.request(target, props, request.encode(), phases);
+            }
+            String replyText;
+            if (answered.isPresent()) {
+                replyText = answered.get();
+            } else {
+                attached.loadAgent(request.encode(), null);
+                Properties props = attached.systemProperties();
+                replyText = props.getProperty(AgentReply.property(request.reply()));
+                if (replyText == null) {
+                    String error = props.getProperty(AgentLauncher.ERROR_PROPERTY);
+                    throw new CannotAttachException(target.pid(), "pid " + target.pid() + " did not start heaptap"
+                            + (error == null ? " (no answer from its agent)" : ": " + error));
+                }
             }
             AgentReply reply = decodeReply(target, replyText);
             switch (reply.outcome()) {
@@ -77,7 +97,8 @@ public final class AttachRequests {
             phases.markAt(loadedNow ? "heaptap.jar load and capture start (in the target)"
                     : "capture start (in the target; heaptap was loaded already)", reply.startedNanos());
             first.ifPresent(at -> phases.markAt("first sample in the target", at));
-            phases.mark(!request.reportFirstSample() || first.isPresent() ? "answer read back (Attach API round trips)"
+            phases.mark(!request.reportFirstSample() || first.isPresent()
+                    ? answered.isPresent() ? "answer read back (JMX and Attach API round trips)" : "answer read back (Attach API round trips)"
                     : "first sample: none within " + firstSampleWait.toMillis() + " ms (does the target allocate?)");
             return new Started(reply.startedNanos(), reply.startedAt(), first);
         });
@@ -101,14 +122,18 @@ public final class AttachRequests {
         if (!ProcessHandle.of(target.pid()).map(ProcessHandle::isAlive).orElse(false)) {
             return;
         }
+        String request = new StopRequest(started.startedAt(), reason).encode();
         try {
             VirtualMachine vm = VirtualMachine.attach(Long.toString(target.pid()));
             try {
-                vm.loadAgent(AttachedVm.heaptapJar().toString(), new StopRequest(started.startedAt(), reason).encode());
+                // The capture's start loaded heaptap: its connector takes the request without another agent.
+                if (OwnConnectorClient.request(target, OwnConnectorClient.settledProperties(vm), request, AttachPhases.NONE).isEmpty()) {
+                    vm.loadAgent(AttachedVm.heaptapJar().toString(), request);
+                }
             } finally {
                 VmAttach.detachQuietly(vm);
             }
-        } catch (IOException | AttachNotSupportedException | AgentLoadException | AgentInitializationException ignored) {
+        } catch (IOException | AttachNotSupportedException | AgentLoadException | AgentInitializationException | AttachException ignored) {
             // nothing more to stop
         }
     }

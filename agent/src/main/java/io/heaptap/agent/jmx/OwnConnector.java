@@ -8,6 +8,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import javax.management.remote.JMXConnectorServer;
 import javax.management.remote.JMXConnectorServerFactory;
@@ -20,9 +21,13 @@ import javax.management.remote.rmi.RMIConnectorServer;
  * ({@link MarkedServerSockets}), so answering the CLI costs the application's profile nothing.
  * JConsole and every other client keep the JVM's own connectors; their traffic is not heaptap's.
  *
- * <p>Started once per JVM, when heaptap's CLI first asks for JMX; it lives as long as the JVM and
- * keeps nothing per client beyond what the JDK's connector keeps (an idle client is dropped after
- * the JDK's server connection timeout). It publishes its address in {@value #URL_PROPERTY} and the
+ * <p>It also takes the agent's own requests (a capture's start or stop, {@link AgentRequests}), so
+ * heaptap.jar is loaded into a JVM once: every {@code loadAgent} would add a Java agent and a JVMTI
+ * environment that the JDK never disposes.
+ *
+ * <p>Started once per JVM, right after a capture's first start or when heaptap's CLI first asks for
+ * JMX; it lives as long as the JVM and keeps nothing per client beyond what the JDK's connector keeps
+ * (an idle client is dropped after the JDK's server connection timeout). It publishes its address in {@value #URL_PROPERTY} and the
  * path of its key in {@value #KEY_FILE_PROPERTY}, never the key.
  */
 public final class OwnConnector {
@@ -30,6 +35,11 @@ public final class OwnConnector {
     public static final String KEY_FILE_PROPERTY = "heaptap.jmx.keyFile";
     /** Why the connector did not start, when it did not: the CLI says so and uses the JVM's local connector. */
     public static final String ERROR_PROPERTY = "heaptap.jmx.error";
+    /**
+     * Set while a capture's start has the connector coming (it starts just after the reply): a CLI
+     * that finds it waits for the connector instead of loading the agent again to start it.
+     */
+    public static final String STARTING_PROPERTY = "heaptap.jmx.starting";
     /** The user name the CLI sends with the key. */
     public static final String USER = ConnectorKey.USER;
     static final String KEY_FILE = ".jmx-key";
@@ -40,11 +50,20 @@ public final class OwnConnector {
     private OwnConnector() {
     }
 
+    /** Says the connector is about to start ({@value #STARTING_PROPERTY}), unless it runs or failed already. */
+    public static synchronized void announce() {
+        if (server == null && !failed) {
+            System.setProperty(STARTING_PROPERTY, "true");
+        }
+    }
+
     /**
      * Starts the connector unless it runs or failed before (a second try would fail the same way;
      * the CLI then uses the JVM's local connector). Never throws: the reason is kept for the CLI.
+     *
+     * @param requests answers the agent's requests sent over the connector ({@link AgentRequests})
      */
-    public static synchronized void ensureStarted(DumpDirectory directory) {
+    public static synchronized void ensureStarted(DumpDirectory directory, UnaryOperator<String> requests) {
         if (server != null || failed) {
             return;
         }
@@ -65,6 +84,7 @@ public final class OwnConnector {
             env.put("jmx.remote.x.daemon", "true");
             JMXConnectorServer started = JMXConnectorServerFactory.newJMXConnectorServer(
                     new JMXServiceURL("rmi", "127.0.0.1", 0), env, ManagementFactory.getPlatformMBeanServer());
+            started.setMBeanServerForwarder(AgentRequests.forwarder(requests));
             started.start();
             server = started;
             System.setProperty(KEY_FILE_PROPERTY, key.file().toString());
@@ -79,6 +99,8 @@ public final class OwnConnector {
                     // a key to no connector opens nothing
                 }
             }
+        } finally {
+            System.clearProperty(STARTING_PROPERTY);
         }
     }
 }
