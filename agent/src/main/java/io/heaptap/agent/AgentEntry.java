@@ -55,7 +55,8 @@ public final class AgentEntry {
                 start(AgentArguments.DORMANT);
             } finally {
                 if (controller != null) {
-                    OwnConnector.ensureStarted(controller.dumpDirectory(), AgentEntry::request);
+                    RequestSocket.ensureStarted(controller.dumpDirectory(), AgentEntry::request);
+                    OwnConnector.ensureStarted(controller.dumpDirectory());
                 }
             }
         } else {
@@ -64,9 +65,9 @@ public final class AgentEntry {
     }
 
     /**
-     * A request sent over heaptap's own JMX connector ({@link io.heaptap.agent.jmx.AgentRequests}) by a
-     * CLI that found heaptap loaded: the same capture or stop a {@code loadAgent} would carry, answered
-     * with the reply it would publish, without another agent (and JVMTI environment) in the target.
+     * A request sent on heaptap's request socket ({@link RequestSocket}) by a CLI that found heaptap
+     * loaded: the same capture or stop a {@code loadAgent} would carry, answered with the reply it
+     * would publish, without another agent (and JVMTI environment) in the target.
      */
     static String request(String args) {
         AgentArgumentCodec.Decoded decoded = AgentArgumentCodec.decode(args);
@@ -176,7 +177,7 @@ public final class AgentEntry {
             answer = AgentReply.failed(AgentReply.Outcome.FAILED, e.toString());
         }
         if (controller != null) {
-            OwnConnector.announce();  // before the reply: a CLI that reads it finds the connector coming
+            OwnConnector.announce();  // before the reply: a CLI that reads it finds the socket and connector coming
         }
         String encoded = answer.encode();
         publish(AgentReply.property(reply), encoded);
@@ -230,6 +231,7 @@ public final class AgentEntry {
     private static void afterCapture(String reply, boolean reportFirstSample) {
         Controller c = controller;  // read under the lock; the thread below uses it without
         Runnable body = () -> {
+            RequestSocket.ensureStarted(c.dumpDirectory(), AgentEntry::request);  // for the CLI's next requests
             if (reportFirstSample) {
                 publish(AgentReply.firstSampleProperty(reply), firstSampleNanos(c));
             }
@@ -238,7 +240,7 @@ public final class AgentEntry {
             } catch (Exception | LinkageError e) {
                 // The next JMX command loads the agent again, registers synchronously and reports why not.
             }
-            OwnConnector.ensureStarted(c.dumpDirectory(), AgentEntry::request);  // for the CLI's next commands and requests
+            OwnConnector.ensureStarted(c.dumpDirectory());  // for the CLI's status and stop during the capture
         };
         try (NativeAgent.HeaptapWork ignored = NativeAgent.heaptapWork()) {
             Thread t = new Thread(NativeAgent.heaptapThread(body), "heaptap-register");

@@ -50,7 +50,7 @@ public final class AgentConnection implements AutoCloseable {
             CompletableFuture<Void> clientClasses = OwnConnectorClient.loadClientClassesAhead();
             boolean loadedNow = !ProcFiles.heaptapLoaded(target.pid()).orElse(true);
             // (a capture's start may have its connector coming: waited for, rather than loading the agent again)
-            Properties props = loadedNow ? null : OwnConnectorClient.settledProperties(attached.vm());
+            Properties props = loadedNow ? null : OwnConnectorClient.settledProperties(attached.vm(), OwnConnector.URL_PROPERTY);
             boolean loadedHere = loadedNow || props.getProperty(OwnConnector.URL_PROPERTY) == null;
             if (loadedHere) {
                 // heaptap.jar, or heaptap's connector in an agent loaded without one (-javaagent, a capture's start).

@@ -7,6 +7,7 @@ import com.sun.tools.attach.VirtualMachine;
 
 import io.heaptap.agent.AgentReply;
 import io.heaptap.agent.CaptureRequest;
+import io.heaptap.agent.RequestSocket;
 import io.heaptap.agent.StopRequest;
 import io.heaptap.http.HttpEndpoint;
 import io.heaptap.launcher.AgentLauncher;
@@ -16,15 +17,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The agent's own requests (a capture's start, its stop, serving without JMX). To a target without
  * heaptap, the request is the argument of the {@code loadAgent} that loads heaptap.jar, the answer a
  * system property of the target read back over the same Attach API connection, and no JMX agent is
- * started for them. To a target running heaptap, the same request goes over heaptap's own JMX
- * connector there, so that no request adds an agent (OwnConnectorClient).
+ * started for them. To a target running heaptap, the same request goes to heaptap's request socket
+ * there, so that no request adds an agent (RequestSocketClient).
  */
 public final class AttachRequests {
     private AttachRequests() {
@@ -47,8 +47,8 @@ public final class AttachRequests {
     }
 
     /**
-     * Starts a capture. In a target that runs heaptap already, the request goes over heaptap's own JMX
-     * connector there (OwnConnectorClient): loading heaptap.jar again would give the target another
+     * Starts a capture. In a target that runs heaptap already, the request goes to heaptap's request
+     * socket there (RequestSocketClient): loading heaptap.jar again would give the target another
      * Java agent and JVMTI environment, which the JDK never disposes. Otherwise it rides on the
      * {@code loadAgent} that loads heaptap.jar, so sampling begins without waiting for a JMX agent; the
      * MXBean and heaptap's connector start in the target afterwards. Either way the agent answers with
@@ -57,18 +57,13 @@ public final class AttachRequests {
      * @param firstSampleWait with {@code request.reportFirstSample()}, how long to poll for the first sample
      */
     public static Started startCapture(Target target, CaptureRequest request, Duration firstSampleWait, AttachPhases phases) {
-        boolean loadedBefore = ProcFiles.heaptapLoaded(target.pid()).orElse(false);
-        CompletableFuture<Void> clientClasses = loadedBefore ? OwnConnectorClient.loadClientClassesAhead() : null;
         return AttachedVm.with(target, phases, attached -> {
             attached.checkJavaRelease();
             boolean loadedNow = !ProcFiles.heaptapLoaded(target.pid()).orElse(true);
             Optional<String> answered = Optional.empty();
             if (!loadedNow) {
-                Properties props = OwnConnectorClient.settledProperties(attached.vm());
-                if (clientClasses != null) {
-                    clientClasses.join();
-                }
-                answered = OwnConnectorClient.request(target, props, request.encode(), phases);
+                Properties props = OwnConnectorClient.settledProperties(attached.vm(), RequestSocket.PATH_PROPERTY);
+                answered = RequestSocketClient.request(target, props, request.encode());
             }
             String replyText;
             if (answered.isPresent()) {
@@ -98,7 +93,7 @@ public final class AttachRequests {
                     : "capture start (in the target; heaptap was loaded already)", reply.startedNanos());
             first.ifPresent(at -> phases.markAt("first sample in the target", at));
             phases.mark(!request.reportFirstSample() || first.isPresent()
-                    ? answered.isPresent() ? "answer read back (JMX and Attach API round trips)" : "answer read back (Attach API round trips)"
+                    ? answered.isPresent() ? "answer read back (request socket and Attach API round trips)" : "answer read back (Attach API round trips)"
                     : "first sample: none within " + firstSampleWait.toMillis() + " ms (does the target allocate?)");
             return new Started(reply.startedNanos(), reply.startedAt(), first);
         });
@@ -126,8 +121,8 @@ public final class AttachRequests {
         try {
             VirtualMachine vm = VirtualMachine.attach(Long.toString(target.pid()));
             try {
-                // The capture's start loaded heaptap: its connector takes the request without another agent.
-                if (OwnConnectorClient.request(target, OwnConnectorClient.settledProperties(vm), request, AttachPhases.NONE).isEmpty()) {
+                // The capture's start loaded heaptap: its request socket takes the request without another agent.
+                if (RequestSocketClient.request(target, OwnConnectorClient.settledProperties(vm, RequestSocket.PATH_PROPERTY), request).isEmpty()) {
                     vm.loadAgent(AttachedVm.heaptapJar().toString(), request);
                 }
             } finally {

@@ -2,7 +2,6 @@ package io.heaptap.attach;
 
 import com.sun.tools.attach.VirtualMachine;
 
-import io.heaptap.agent.jmx.AgentRequests;
 import io.heaptap.agent.jmx.LoopbackSockets;
 import io.heaptap.agent.jmx.OwnConnector;
 import io.heaptap.http.TokenFile;
@@ -18,19 +17,11 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import javax.management.InstanceNotFoundException;
-import javax.management.JMException;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 
-/**
- * The CLI's side of heaptap's own JMX connector in a target (OwnConnector): where it is, the
- * connection with its key, and the agent's requests sent over it ({@link AgentRequests}) instead of
- * another {@code loadAgent}: each load of heaptap.jar gives the target a Java agent with a JVMTI
- * environment of its own that the JDK never disposes, so a request repeated every minute would
- * add one every minute for as long as the target runs.
- */
+/** The CLI's side of heaptap's own JMX connector in a target (OwnConnector): where it is, and the connection with its key. */
 final class OwnConnectorClient {
     /**
      * How long to wait for a connector a capture's start has coming ({@link OwnConnector#STARTING_PROPERTY}):
@@ -61,14 +52,15 @@ final class OwnConnectorClient {
             "sun.rmi.transport.tcp.TCPEndpoint", "java.io.ObjectInputStream", LoopbackSockets.class.getName());
 
     /**
-     * The target's system properties once heaptap's connector in it runs, failed, or is not coming:
-     * while a capture's start has it coming, they are read again every 5 ms (for at most
-     * {@link #STARTING_WAIT}), so the caller does not load the agent again just to start it.
+     * The target's system properties once {@code awaited} (the connector's address, or the request
+     * socket's) is there or not coming: while a capture's start has heaptap's connector and socket
+     * coming, they are read again every 5 ms (for at most {@link #STARTING_WAIT}), so the caller does
+     * not load the agent again just to start them.
      */
-    static Properties settledProperties(VirtualMachine vm) throws IOException {
+    static Properties settledProperties(VirtualMachine vm, String awaited) throws IOException {
         long deadline = System.nanoTime() + STARTING_WAIT.toNanos();
         Properties props = vm.getSystemProperties();
-        while (props.getProperty(OwnConnector.URL_PROPERTY) == null && props.getProperty(OwnConnector.STARTING_PROPERTY) != null
+        while (props.getProperty(awaited) == null && props.getProperty(OwnConnector.STARTING_PROPERTY) != null
                 && System.nanoTime() < deadline) {
             try {
                 TimeUnit.MILLISECONDS.sleep(5);
@@ -99,48 +91,5 @@ final class OwnConnectorClient {
         // The stubs name heaptap's socket factory: resolved by heaptap's class loader, not the JDK's.
         env.put("jmx.remote.default.class.loader", OwnConnectorClient.class.getClassLoader());
         return Optional.of(JMXConnectorFactory.connect(new JMXServiceURL(url), env));
-    }
-
-    /**
-     * Sends an agent request (the text a {@code loadAgent} of heaptap.jar would carry) over heaptap's
-     * connector and returns the agent's answer; empty when there is no connector to send it over, or
-     * its agent (another heaptap version's) takes no requests: the caller loads the agent then. A
-     * connection lost once the request went out is an IOException: it may have been carried out, so
-     * it is not sent again another way.
-     */
-    static Optional<String> request(Target target, Properties props, String request, AttachPhases phases) throws IOException {
-        Optional<JMXConnector> connected;
-        try {
-            connected = connect(target, props);
-        } catch (IOException | SecurityException | CannotAttachException e) {
-            // Nothing was sent (a connector gone or refusing, a key this CLI cannot read): the agent is loaded
-            // instead, as it was before heaptap ran there, so a start works wherever it did.
-            return Optional.empty();
-        }
-        if (connected.isEmpty()) {
-            return Optional.empty();
-        }
-        phases.mark("connect to heaptap's JMX connector");
-        JMXConnector connector = connected.get();
-        try {
-            Object answer = connector.getMBeanServerConnection().invoke(AgentRequests.NAME, AgentRequests.OPERATION,
-                    new Object[] {request}, new String[] {String.class.getName()});
-            if (!(answer instanceof String text)) {
-                throw new AgentFailedException(target.pid(), "pid " + target.pid() + " answered heaptap's request with "
-                        + answer + ": does it run another heaptap version?");
-            }
-            return Optional.of(text);
-        } catch (InstanceNotFoundException e) {
-            return Optional.empty();
-        } catch (JMException e) {
-            throw new AgentFailedException(target.pid(), "pid " + target.pid() + " failed heaptap's request: "
-                    + TargetFailures.firstLine(e) + " (please report this with the command you ran)");
-        } finally {
-            try {
-                connector.close();
-            } catch (IOException ignored) {
-                // the answer is in; a connection that breaks now has nothing more to say
-            }
-        }
     }
 }

@@ -8,7 +8,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 
 import javax.management.remote.JMXConnectorServer;
 import javax.management.remote.JMXConnectorServerFactory;
@@ -21,10 +20,6 @@ import javax.management.remote.rmi.RMIConnectorServer;
  * ({@link MarkedServerSockets}), so answering the CLI costs the application's profile nothing.
  * JConsole and every other client keep the JVM's own connectors; their traffic is not heaptap's.
  *
- * <p>It also takes the agent's own requests (a capture's start or stop, {@link AgentRequests}), so
- * heaptap.jar is loaded into a JVM once: every {@code loadAgent} would add a Java agent and a JVMTI
- * environment that the JDK never disposes.
- *
  * <p>Started once per JVM, right after a capture's first start or when heaptap's CLI first asks for
  * JMX; it lives as long as the JVM and keeps nothing per client beyond what the JDK's connector keeps
  * (an idle client is dropped after the JDK's server connection timeout). It publishes its address in {@value #URL_PROPERTY} and the
@@ -36,8 +31,8 @@ public final class OwnConnector {
     /** Why the connector did not start, when it did not: the CLI says so and uses the JVM's local connector. */
     public static final String ERROR_PROPERTY = "heaptap.jmx.error";
     /**
-     * Set while a capture's start has the connector coming (it starts just after the reply): a CLI
-     * that finds it waits for the connector instead of loading the agent again to start it.
+     * Set while a capture's start has the connector (and heaptap's request socket) coming: they start
+     * just after the reply, and a CLI that finds it waits for them instead of loading the agent again.
      */
     public static final String STARTING_PROPERTY = "heaptap.jmx.starting";
     /** The user name the CLI sends with the key. */
@@ -60,10 +55,8 @@ public final class OwnConnector {
     /**
      * Starts the connector unless it runs or failed before (a second try would fail the same way;
      * the CLI then uses the JVM's local connector). Never throws: the reason is kept for the CLI.
-     *
-     * @param requests answers the agent's requests sent over the connector ({@link AgentRequests})
      */
-    public static synchronized void ensureStarted(DumpDirectory directory, UnaryOperator<String> requests) {
+    public static synchronized void ensureStarted(DumpDirectory directory) {
         if (server != null || failed) {
             return;
         }
@@ -84,7 +77,6 @@ public final class OwnConnector {
             env.put("jmx.remote.x.daemon", "true");
             JMXConnectorServer started = JMXConnectorServerFactory.newJMXConnectorServer(
                     new JMXServiceURL("rmi", "127.0.0.1", 0), env, ManagementFactory.getPlatformMBeanServer());
-            started.setMBeanServerForwarder(AgentRequests.forwarder(requests));
             started.start();
             server = started;
             System.setProperty(KEY_FILE_PROPERTY, key.file().toString());
