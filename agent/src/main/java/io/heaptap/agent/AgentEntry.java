@@ -231,10 +231,11 @@ public final class AgentEntry {
     private static void afterCapture(String reply, boolean reportFirstSample) {
         Controller c = controller;  // read under the lock; the thread below uses it without
         Runnable body = () -> {
-            RequestSocket.ensureStarted(c.dumpDirectory(), AgentEntry::request);  // for the CLI's next requests
             if (reportFirstSample) {
                 publish(AgentReply.firstSampleProperty(reply), firstSampleNanos(c));
             }
+            // After the first sample's poll, which it would delay: for the CLI's next requests.
+            RequestSocket.ensureStarted(c.dumpDirectory(), AgentEntry::request);
             try {
                 register();
             } catch (Exception | LinkageError e) {
