@@ -14,15 +14,9 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.GroupPrincipal;
-import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.file.attribute.UserPrincipal;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
-
-import jdk.net.ExtendedSocketOptions;
-import jdk.net.UnixDomainPrincipal;
 
 /**
  * The agent's requests (a capture's start, its stop: the text a {@code loadAgent} of heaptap.jar
@@ -30,11 +24,8 @@ import jdk.net.UnixDomainPrincipal;
  * already is not given another Java agent, whose JVMTI environment the JDK never disposes. One line
  * in, one line out: the agent's reply as it would have published it.
  *
- * <p>Who may connect: whom the Attach API lets in, the target's user and group, or root. The folder is the
- * target user's, mode 700, and the socket 600; and, as HotSpot's attach listener does, each client's
- * credentials (SO_PEERCRED) must match the socket's owner and group, or be root's: a process of the same
- * user in another group, which the Attach API refuses, is refused here too, unanswered. Without the
- * {@code jdk.net} module (a trimmed runtime) the socket does not start. Bounded: one
+ * <p>Who may connect is the file system's answer, as for the Attach API's own socket: the folder is
+ * the target user's, mode 700, and the socket 600, so the target's user and root. Bounded: one
  * heaptap thread serves one connection at a time; a request longer than {@link #MAX_REQUEST} or slower
  * than {@link #READ_TIMEOUT_MILLIS} is dropped unanswered. Started once per JVM, right after a capture's
  * first start; never throws (a socket that cannot start leaves the CLI loading the agent as before).
@@ -56,9 +47,6 @@ public final class RequestSocket {
             return;
         }
         started = true;  // once, whatever happens: a second try would fail the same way
-        if (ModuleLayer.boot().findModule("jdk.net").isEmpty()) {
-            return;  // no way to read a client's credentials: the CLI loads the agent, as the Attach API checks it
-        }
         try {
             Path path = directory.ensureSafe().resolve(FILE_NAME);
             serveAt(path, agent);
@@ -76,15 +64,12 @@ public final class RequestSocket {
         try {
             server.bind(UnixDomainSocketAddress.of(path));
             Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
-            PosixFileAttributes made = Files.readAttributes(path, PosixFileAttributes.class);
-            UserPrincipal owner = made.owner();
-            GroupPrincipal group = made.group();
             // Made here, off the request's path: a JVM's first selector loads its classes (measured: a
             // repeat start's request took 244 ms instead of 66 ms in a busy JDK 25 target without it).
             selector = Selector.open();
             Selector serving = selector;
             try (NativeAgent.HeaptapWork ignored = NativeAgent.heaptapWork()) {
-                Thread t = new Thread(NativeAgent.heaptapThread(() -> serve(server, serving, owner, group, agent)), "heaptap-requests");
+                Thread t = new Thread(NativeAgent.heaptapThread(() -> serve(server, serving, agent)), "heaptap-requests");
                 t.setDaemon(true);
                 t.start();
             }
@@ -98,13 +83,9 @@ public final class RequestSocket {
         }
     }
 
-    private static void serve(ServerSocketChannel server, Selector selector, UserPrincipal owner, GroupPrincipal group,
-                              UnaryOperator<String> agent) {
+    private static void serve(ServerSocketChannel server, Selector selector, UnaryOperator<String> agent) {
         while (server.isOpen()) {
             try (SocketChannel client = server.accept()) {
-                if (!allowed(client.getOption(ExtendedSocketOptions.SO_PEERCRED), owner, group)) {
-                    continue;  // closed unanswered: the Attach API would refuse this process
-                }
                 client.configureBlocking(false);
                 SelectionKey key = client.register(selector, SelectionKey.OP_READ);
                 try {
@@ -122,15 +103,6 @@ public final class RequestSocket {
         } catch (IOException ignored) {
             // nothing left to serve
         }
-    }
-
-    /** HotSpot's attach listener's rule: the JVM's effective user and group, or root. */
-    static boolean allowed(UnixDomainPrincipal peer, UserPrincipal owner, GroupPrincipal group) {
-        String user = peer.user().getName();
-        if (user.equals("root") || user.equals("0")) {
-            return true;
-        }
-        return peer.user().equals(owner) && peer.group().equals(group);
     }
 
     private static void answer(SocketChannel client, Selector selector, SelectionKey key, UnaryOperator<String> agent)
