@@ -55,30 +55,12 @@ public final class AgentEntry {
                 start(AgentArguments.DORMANT);
             } finally {
                 if (controller != null) {
-                    RequestSocket.ensureStarted(controller.dumpDirectory(), AgentEntry::request);
                     OwnConnector.ensureStarted(controller.dumpDirectory());
                 }
             }
         } else {
             start(AgentArguments.parse(decoded));
         }
-    }
-
-    /**
-     * A request sent on heaptap's request socket ({@link RequestSocket}) by a CLI that found heaptap
-     * loaded: the same capture or stop a {@code loadAgent} would carry, answered with the reply it
-     * would publish, without another agent (and JVMTI environment) in the target.
-     */
-    static String request(String args) {
-        AgentArgumentCodec.Decoded decoded = AgentArgumentCodec.decode(args);
-        if (decoded.command().equals(CaptureRequest.COMMAND)) {
-            return capture(decoded);
-        }
-        if (decoded.command().equals(StopRequest.COMMAND)) {
-            stop(StopRequest.decode(decoded));
-            return "";
-        }
-        throw new IllegalArgumentException("not a request heaptap's connector takes: '" + decoded.command() + "'");
     }
 
     /**
@@ -156,10 +138,9 @@ public final class AgentEntry {
     /**
      * Starts a capture first and answers at once; the MXBean (which may have to create the
      * platform MBeanServer) is registered afterwards on a thread of heaptap's own, off the path
-     * to the first sample. Every outcome is a reply, never an exception the JDK would print; it is
-     * published as a property and returned.
+     * to the first sample. Every outcome is a reply, never an exception the JDK would print.
      */
-    private static synchronized String capture(AgentArgumentCodec.Decoded decoded) {
+    private static synchronized void capture(AgentArgumentCodec.Decoded decoded) {
         String reply = CaptureRequest.replyOf(decoded);
         warmUpPropertyRead();
         AgentReply answer;
@@ -176,16 +157,11 @@ public final class AgentEntry {
         } catch (RuntimeException | LinkageError e) {
             answer = AgentReply.failed(AgentReply.Outcome.FAILED, e.toString());
         }
-        if (controller != null) {
-            OwnConnector.announce();  // before the reply: a CLI that reads it finds the socket and connector coming
-        }
-        String encoded = answer.encode();
-        publish(AgentReply.property(reply), encoded);
+        publish(AgentReply.property(reply), answer.encode());
         boolean firstSample = request != null && request.reportFirstSample() && answer.outcome() == AgentReply.Outcome.STARTED;
         if (controller != null) {
             afterCapture(reply, firstSample);
         }
-        return encoded;
     }
 
     /**
@@ -234,8 +210,6 @@ public final class AgentEntry {
             if (reportFirstSample) {
                 publish(AgentReply.firstSampleProperty(reply), firstSampleNanos(c));
             }
-            // After the first sample's poll, which it would delay: for the CLI's next requests.
-            RequestSocket.ensureStarted(c.dumpDirectory(), AgentEntry::request);
             try {
                 register();
             } catch (Exception | LinkageError e) {

@@ -1,6 +1,8 @@
 package io.heaptap.attach;
 
+import io.heaptap.agent.jmx.LoopbackSockets;
 import io.heaptap.agent.jmx.OwnConnector;
+import io.heaptap.http.TokenFile;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.jmx.MBeanRegistration;
 import io.heaptap.launcher.AgentLauncher;
@@ -8,6 +10,10 @@ import io.heaptap.session.Version;
 
 import java.io.IOException;
 import java.lang.reflect.UndeclaredThrowableException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -47,10 +53,9 @@ public final class AgentConnection implements AutoCloseable {
         return AttachedVm.with(target, phases, attached -> {
             int feature = attached.checkJavaRelease();
             // The CLI's half of the JMX connection (RMI and JMX client classes) loads while the target works.
-            CompletableFuture<Void> clientClasses = OwnConnectorClient.loadClientClassesAhead();
+            CompletableFuture<Void> clientClasses = CompletableFuture.runAsync(AgentConnection::loadClientClasses);
             boolean loadedNow = !ProcFiles.heaptapLoaded(target.pid()).orElse(true);
-            // (a capture's start may have its connector coming: waited for, rather than loading the agent again)
-            Properties props = loadedNow ? null : OwnConnectorClient.settledProperties(attached.vm(), OwnConnector.URL_PROPERTY);
+            Properties props = loadedNow ? null : attached.systemProperties();
             boolean loadedHere = loadedNow || props.getProperty(OwnConnector.URL_PROPERTY) == null;
             if (loadedHere) {
                 // heaptap.jar, or heaptap's connector in an agent loaded without one (-javaagent, a capture's start).
@@ -93,9 +98,20 @@ public final class AgentConnection implements AutoCloseable {
      * has none (an agent of an older heaptap, a dump folder it could not write its key into).
      */
     private static JMXConnector connect(Target target, AttachedVm attached, Properties props) throws IOException {
-        Optional<JMXConnector> own = OwnConnectorClient.connect(target, props);
-        if (own.isPresent()) {
-            return own.get();
+        String url = props.getProperty(OwnConnector.URL_PROPERTY);
+        String keyFile = props.getProperty(OwnConnector.KEY_FILE_PROPERTY);
+        if (url != null && keyFile != null) {
+            String key;
+            try {
+                key = TokenFile.read(Path.of(keyFile), target.uid().orElse(-1));
+            } catch (IllegalArgumentException e) {
+                throw new CannotAttachException(target.pid(), "pid " + target.pid() + ": heaptap's JMX key: " + e.getMessage());
+            }
+            Map<String, Object> env = new HashMap<>();
+            env.put(JMXConnector.CREDENTIALS, new String[] {OwnConnector.USER, key});
+            // The stubs name heaptap's socket factory: resolved by heaptap's class loader, not the JDK's.
+            env.put("jmx.remote.default.class.loader", AgentConnection.class.getClassLoader());
+            return JMXConnectorFactory.connect(new JMXServiceURL(url), env);
         }
         String why = props.getProperty(OwnConnector.ERROR_PROPERTY);
         if (why != null) {
@@ -104,6 +120,21 @@ public final class AgentConnection implements AutoCloseable {
         }
         return JMXConnectorFactory.connect(new JMXServiceURL(attached.vm().startLocalManagementAgent()));
     }
+
+    /** Loads the JMX and RMI client classes a connection needs. */
+    private static void loadClientClasses() {
+        try {
+            for (String name : CLIENT_CLASSES) {
+                Class.forName(name, true, AgentConnection.class.getClassLoader());
+            }
+        } catch (ClassNotFoundException | LinkageError e) {
+            // only a head start: the connection itself reports what is missing
+        }
+    }
+
+    private static final List<String> CLIENT_CLASSES = List.of("javax.management.remote.rmi.RMIConnector",
+            "javax.management.remote.rmi.RMIServerImpl_Stub", "javax.management.remote.rmi.RMIConnectionImpl_Stub",
+            "sun.rmi.transport.tcp.TCPEndpoint", "java.io.ObjectInputStream", LoopbackSockets.class.getName());
 
     /** An agent loaded earlier by another heaptap version: refused in one line (VersionSkew). */
     private static void refuseAnotherVersion(Target target, JMXConnector connector, HeaptapMXBean bean) throws IOException {

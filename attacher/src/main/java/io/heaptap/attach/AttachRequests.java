@@ -7,7 +7,6 @@ import com.sun.tools.attach.VirtualMachine;
 
 import io.heaptap.agent.AgentReply;
 import io.heaptap.agent.CaptureRequest;
-import io.heaptap.agent.RequestSocket;
 import io.heaptap.agent.StopRequest;
 import io.heaptap.http.HttpEndpoint;
 import io.heaptap.launcher.AgentLauncher;
@@ -20,11 +19,9 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The agent's own requests (a capture's start, its stop, serving without JMX). To a target without
- * heaptap, the request is the argument of the {@code loadAgent} that loads heaptap.jar, the answer a
- * system property of the target read back over the same Attach API connection, and no JMX agent is
- * started for them. To a target running heaptap, the same request goes to heaptap's request socket
- * there, so that no request adds an agent (RequestSocketClient).
+ * Requests that ride on the Attach API alone: the request is the argument of a {@code loadAgent}
+ * of heaptap.jar, the answer a system property of the target read back over the same connection.
+ * No JMX agent is started in the target for them.
  */
 public final class AttachRequests {
     private AttachRequests() {
@@ -47,12 +44,10 @@ public final class AttachRequests {
     }
 
     /**
-     * Starts a capture. In a target that runs heaptap already, the request goes to heaptap's request
-     * socket there (RequestSocketClient): loading heaptap.jar again would give the target another
-     * Java agent and JVMTI environment, which the JDK never disposes. Otherwise it rides on the
-     * {@code loadAgent} that loads heaptap.jar, so sampling begins without waiting for a JMX agent; the
-     * MXBean and heaptap's connector start in the target afterwards. Either way the agent answers with
-     * the same reply, and a refusal is an {@link AttachException} of the same kind the JMX path gives.
+     * Starts a capture: the request rides on the {@code loadAgent} that loads heaptap.jar (again, if
+     * it is there already). Sampling begins without waiting for a JMX agent; the MXBean is registered
+     * in the target afterwards, for the commands that use JMX. A refusal is an {@link AttachException}
+     * of the same kind the JMX path gives.
      *
      * @param firstSampleWait with {@code request.reportFirstSample()}, how long to poll for the first sample
      */
@@ -60,23 +55,13 @@ public final class AttachRequests {
         return AttachedVm.with(target, phases, attached -> {
             attached.checkJavaRelease();
             boolean loadedNow = !ProcFiles.heaptapLoaded(target.pid()).orElse(true);
-            Optional<String> answered = Optional.empty();
-            if (!loadedNow) {
-                Properties props = OwnConnectorClient.settledProperties(attached.vm(), RequestSocket.PATH_PROPERTY);
-                answered = RequestSocketClient.request(target, props, request.encode());
-            }
-            String replyText;
-            if (answered.isPresent()) {
-                replyText = answered.get();
-            } else {
-                attached.loadAgent(request.encode(), null);
-                Properties props = attached.systemProperties();
-                replyText = props.getProperty(AgentReply.property(request.reply()));
-                if (replyText == null) {
-                    String error = props.getProperty(AgentLauncher.ERROR_PROPERTY);
-                    throw new CannotAttachException(target.pid(), "pid " + target.pid() + " did not start heaptap"
-                            + (error == null ? " (no answer from its agent)" : ": " + error));
-                }
+            attached.loadAgent(request.encode(), null);
+            Properties props = attached.systemProperties();
+            String replyText = props.getProperty(AgentReply.property(request.reply()));
+            if (replyText == null) {
+                String error = props.getProperty(AgentLauncher.ERROR_PROPERTY);
+                throw new CannotAttachException(target.pid(), "pid " + target.pid() + " did not start heaptap"
+                        + (error == null ? " (no answer from its agent)" : ": " + error));
             }
             AgentReply reply = decodeReply(target, replyText);
             switch (reply.outcome()) {
@@ -92,8 +77,7 @@ public final class AttachRequests {
             phases.markAt(loadedNow ? "heaptap.jar load and capture start (in the target)"
                     : "capture start (in the target; heaptap was loaded already)", reply.startedNanos());
             first.ifPresent(at -> phases.markAt("first sample in the target", at));
-            phases.mark(!request.reportFirstSample() || first.isPresent()
-                    ? answered.isPresent() ? "answer read back (request socket and Attach API round trips)" : "answer read back (Attach API round trips)"
+            phases.mark(!request.reportFirstSample() || first.isPresent() ? "answer read back (Attach API round trips)"
                     : "first sample: none within " + firstSampleWait.toMillis() + " ms (does the target allocate?)");
             return new Started(reply.startedNanos(), reply.startedAt(), first);
         });
@@ -117,18 +101,14 @@ public final class AttachRequests {
         if (!ProcessHandle.of(target.pid()).map(ProcessHandle::isAlive).orElse(false)) {
             return;
         }
-        String request = new StopRequest(started.startedAt(), reason).encode();
         try {
             VirtualMachine vm = VirtualMachine.attach(Long.toString(target.pid()));
             try {
-                // The capture's start loaded heaptap: its request socket takes the request without another agent.
-                if (RequestSocketClient.request(target, OwnConnectorClient.settledProperties(vm, RequestSocket.PATH_PROPERTY), request).isEmpty()) {
-                    vm.loadAgent(AttachedVm.heaptapJar().toString(), request);
-                }
+                vm.loadAgent(AttachedVm.heaptapJar().toString(), new StopRequest(started.startedAt(), reason).encode());
             } finally {
                 VmAttach.detachQuietly(vm);
             }
-        } catch (IOException | AttachNotSupportedException | AgentLoadException | AgentInitializationException | AttachException ignored) {
+        } catch (IOException | AttachNotSupportedException | AgentLoadException | AgentInitializationException ignored) {
             // nothing more to stop
         }
     }

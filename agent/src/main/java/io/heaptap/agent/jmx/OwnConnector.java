@@ -20,9 +20,9 @@ import javax.management.remote.rmi.RMIConnectorServer;
  * ({@link MarkedServerSockets}), so answering the CLI costs the application's profile nothing.
  * JConsole and every other client keep the JVM's own connectors; their traffic is not heaptap's.
  *
- * <p>Started once per JVM, right after a capture's first start or when heaptap's CLI first asks for
- * JMX; it lives as long as the JVM and keeps nothing per client beyond what the JDK's connector keeps
- * (an idle client is dropped after the JDK's server connection timeout). It publishes its address in {@value #URL_PROPERTY} and the
+ * <p>Started once per JVM, when heaptap's CLI first asks for JMX; it lives as long as the JVM and
+ * keeps nothing per client beyond what the JDK's connector keeps (an idle client is dropped after
+ * the JDK's server connection timeout). It publishes its address in {@value #URL_PROPERTY} and the
  * path of its key in {@value #KEY_FILE_PROPERTY}, never the key.
  */
 public final class OwnConnector {
@@ -30,11 +30,6 @@ public final class OwnConnector {
     public static final String KEY_FILE_PROPERTY = "heaptap.jmx.keyFile";
     /** Why the connector did not start, when it did not: the CLI says so and uses the JVM's local connector. */
     public static final String ERROR_PROPERTY = "heaptap.jmx.error";
-    /**
-     * Set while a capture's start has the connector (and heaptap's request socket) coming: they start
-     * just after the reply, and a CLI that finds it waits for them instead of loading the agent again.
-     */
-    public static final String STARTING_PROPERTY = "heaptap.jmx.starting";
     /** The user name the CLI sends with the key. */
     public static final String USER = ConnectorKey.USER;
     static final String KEY_FILE = ".jmx-key";
@@ -43,13 +38,6 @@ public final class OwnConnector {
     private static boolean failed;
 
     private OwnConnector() {
-    }
-
-    /** Says the connector is about to start ({@value #STARTING_PROPERTY}), unless it runs or failed already. */
-    public static synchronized void announce() {
-        if (server == null && !failed) {
-            System.setProperty(STARTING_PROPERTY, "true");
-        }
     }
 
     /**
@@ -91,8 +79,6 @@ public final class OwnConnector {
                     // a key to no connector opens nothing
                 }
             }
-        } finally {
-            System.clearProperty(STARTING_PROPERTY);
         }
     }
 }
