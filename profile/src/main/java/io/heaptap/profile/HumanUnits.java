@@ -85,7 +85,30 @@ public final class HumanUnits {
             v /= 1024;
             u++;
         }
+        String exact = u == 0 ? wholeText(v) : tenthsText(v);
+        if (exact != null) {
+            return exact + " " + units[u];
+        }
         return u == 0 ? String.format(Locale.ROOT, "%.0f B", v) : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+    }
+
+    /**
+     * {@code %.0f} of a whole, non-negative number, without java.util.Formatter; null for any other.
+     * Option help and a capture's start format sizes in a fresh JVM (the CLI's, and the target's
+     * before it answers), where the Formatter's first use loads locale data: 20-50 ms of CPU.
+     */
+    static String wholeText(double v) {
+        return v >= 0 && v < 1e15 && v == Math.rint(v) ? Long.toString((long) v) : null;
+    }
+
+    /** {@code %.1f} of a non-negative number that is a whole number of tenths, without java.util.Formatter; null for any other. */
+    static String tenthsText(double v) {
+        double tenths = v * 10;
+        if (!(v >= 0 && tenths < 1e15 && tenths == Math.rint(tenths))) {
+            return null;
+        }
+        long t = (long) tenths;
+        return (t / 10) + "." + (t % 10);
     }
 
     /** 1_234_567 -> "1.2 M"; small counts stay exact. */

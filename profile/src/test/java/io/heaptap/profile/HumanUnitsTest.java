@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
 
@@ -45,5 +47,27 @@ class HumanUnitsTest {
         assertEquals("12.3 M", HumanUnits.formatCount(12_345_678));
         assertEquals("1m30s", HumanUnits.formatDuration(Duration.ofSeconds(90)));
         assertEquals("250ms", HumanUnits.formatDuration(Duration.ofMillis(250)));
+    }
+
+    /** The Formatter-free texts are the Formatter's, digit for digit, and leave every other value to it. */
+    @Test
+    void sizesFormattedWithoutTheFormatterReadAsItWould() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(37);
+        List<Double> values = new java.util.ArrayList<>(List.of(0.0, 1.0, 1023.0, 1024.0, 1536.0, 4096.0, 1048576.0, 1073741824.0,
+                0.1 * 1024, 0.3 * 1024, 1.45 * 1024 * 1024, 2.05 * 1024, -1536.0, 1e300, Double.NaN));
+        for (int i = 0; i < 20_000; i++) {
+            values.add(random.nextBoolean() ? (double) random.nextLong(1L << 42) : random.nextInt(1 << 20) * 102.4);
+        }
+        for (double bytes : values) {
+            double v = bytes;
+            int u = 0;
+            while (Math.abs(v) >= 1024 && u < 5) {
+                v /= 1024;
+                u++;
+            }
+            String unit = List.of("B", "KiB", "MiB", "GiB", "TiB", "PiB").get(u);
+            String expected = u == 0 ? String.format(Locale.ROOT, "%.0f B", v) : String.format(Locale.ROOT, "%.1f %s", v, unit);
+            assertEquals(expected, HumanUnits.formatBytes(bytes), () -> Double.toString(bytes));
+        }
     }
 }

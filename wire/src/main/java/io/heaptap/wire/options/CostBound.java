@@ -25,6 +25,14 @@ public final class CostBound {
 
     /** {@link #CPU_SHARE} for people: {@code 1.0%}. */
     public static String describeShare() {
-        return String.format(Locale.ROOT, "%.2g%%", CPU_SHARE * 100);
+        double percent = CPU_SHARE * 100;
+        double tenths = percent * 10;
+        if (percent >= 1 && percent < 10 && tenths == Math.rint(tenths)) {
+            // %.2g without java.util.Formatter, whose first use loads locale data: this text is in the
+            // option help that a capture's start builds in a fresh CLI JVM and in the target.
+            long t = (long) tenths;
+            return (t / 10) + "." + (t % 10) + "%";
+        }
+        return String.format(Locale.ROOT, "%.2g%%", percent);
     }
 }
