@@ -108,19 +108,17 @@ void LiveTable::noteByteCoinLostLocked(uint32_t site, double objects, double byt
 }
 
 void LiveTable::letGoUncompensatedLocked(uint32_t site, int64_t size, double objects, double bytes) {
-    SiteLetGo& lost = letGoLocked(site);
     // Its weight is also that of one more sample of the site: the released ones may be few, and stood for
     // objects lost to earlier coins too.
-    lost.unitObjects = std::max(lost.unitObjects, objects);
-    lost.unitBytes = std::max(lost.unitBytes, bytes);
+    noteByteCoinLostLocked(site, objects, bytes);
+    SiteLetGo& lost = letGoLocked(site);
     lost.releasedObjects += objects;
     lost.releasedObjectsVariance += objects * objects - objects;
     lost.releasedBytes += bytes;
     lost.releasedBytesVariance += bytes * bytes - static_cast<double>(size) * bytes;
 }
 
-std::vector<std::pair<uint32_t, SiteLetGo>> LiveTable::letGo() {
-    std::lock_guard<std::mutex> guard(lock_);
+std::vector<std::pair<uint32_t, SiteLetGo>> LiveTable::letGoRecordsLocked() const {
     std::vector<std::pair<uint32_t, SiteLetGo>> out;
     for (size_t i = 0; i < letGo_.size(); i++) {
         const SiteLetGo& g = letGo_[i];
@@ -438,6 +436,7 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
     double keep;
     uint32_t budget;
     LiveHolding holds = holding();
+    std::vector<std::pair<uint32_t, SiteLetGo>> lost;
     {
         std::lock_guard<std::mutex> guard(lock_);
         mainEntries = main_.entries;
@@ -445,6 +444,7 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
         counters = counters_;
         keep = main_.keep;
         budget = main_.budget;
+        lost = letGoRecordsLocked();  // with the entries: a release in between would count an entry twice
     }
     SnapshotWriter w(out);
     w.live({nowNanos, enabled(), budget, keep, counters.admitted, counters.skipped, counters.thinnings, counters.thinnedEntries,
@@ -457,7 +457,6 @@ void LiveTable::write(JNIEnv* jni, ByteWriter& out, int64_t nowNanos) {
                          gcsSurvived(e.gcEpoch, epoch, pauses), large});
         }
     }
-    std::vector<std::pair<uint32_t, SiteLetGo>> lost = letGo();
     w.letGoCount(static_cast<uint32_t>(lost.size()));
     for (const auto& site : lost) {
         const SiteLetGo& g = site.second;

@@ -234,8 +234,6 @@ class LiveTable {
     // Collections an entry allocated at gcEpoch() == since has survived, as of counted (countedEpoch()).
     uint64_t gcsSurvived(uint64_t since, uint64_t counted, const std::vector<uint64_t>& pauses) const;
     uint64_t memoryBytes();
-    // The sites that let something go, for the snapshot: (site, record) in site order.
-    std::vector<std::pair<uint32_t, SiteLetGo>> letGo();
 
   private:
     // Keeps each entry of one stratum with probability 1/2, doubling the survivors' weights.
@@ -257,6 +255,8 @@ class LiveTable {
     Stratum& stratumLocked(int64_t size) { return largeThreshold_ > 0 && size >= largeThreshold_ ? large_ : main_; }
     double uniformLocked();
     SiteLetGo& letGoLocked(uint32_t site);
+    // The sites that let something go, for the snapshot: (site, record) in site order.
+    std::vector<std::pair<uint32_t, SiteLetGo>> letGoRecordsLocked() const;
     // A byte coin (admission or thinning) lost: the weights the entry would have carried had it won.
     void noteByteCoinLostLocked(uint32_t site, double objects, double bytes);
     // Let go with no coin to make up for it (a critical release, a sample larger than the bound): its weights.

@@ -48,11 +48,6 @@ public record Estimate(double value, double variance, double thinUnit, double le
         return new Estimate(value, variance, Math.max(thinUnit, unit), letGo + released.value, letGoVariance + released.variance);
     }
 
-    /** Whether the upper end is wider than the kept samples alone say: samples were let go. */
-    public boolean widenedForLetGo() {
-        return thinUnit > 0 || letGo > 0;
-    }
-
     /** Of one sampled object of {@code size} bytes that stands for {@code weight} objects: its bytes. */
     public static Estimate bytesOf(long size, double weight) {
         double b = size * weight;

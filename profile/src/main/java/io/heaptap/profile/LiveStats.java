@@ -65,6 +65,12 @@ public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUne
             return new Part(tracked + other.tracked, objects.plus(other.objects), bytes.plus(other.bytes));
         }
 
+        /** This part, its upper ends widened for what the bound let go ({@link Estimate#withLetGo}). */
+        Part widenedFor(LetGo letGo) {
+            return letGo.any() ? new Part(tracked, objects.withLetGo(letGo.unitObjects(), letGo.releasedObjects()),
+                    bytes.withLetGo(letGo.unitBytes(), letGo.releasedBytes())) : this;
+        }
+
         Part plus(TrackedObject o) {
             return new Part(tracked + 1, objects.plus(Estimate.objectsOf(o.objects())),
                     bytes.plus(Estimate.bytesOf(o.sizeBytes(), o.objects())));
@@ -102,9 +108,7 @@ public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUne
             if (!letGo.any()) {
                 return NONE;
             }
-            Part proven = new Part(0, Estimate.ZERO.withLetGo(letGo.unitObjects(), letGo.releasedObjects()),
-                    Estimate.ZERO.withLetGo(letGo.unitBytes(), letGo.releasedBytes()));
-            return new LiveStats(0, proven, Part.NONE, Part.NONE, Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0, 0, Duration.ZERO,
+            return new LiveStats(0, Part.NONE.widenedFor(letGo), Part.NONE, Part.NONE, Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0, 0, Duration.ZERO,
                     Duration.ZERO, letGo);
         }
         Part proven = Part.NONE;
@@ -128,11 +132,7 @@ public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUne
         long[] age = minMedianMax(objects, TrackedObject::ageNanos, weight);
         long[] gcs = minMedianMax(objects, TrackedObject::gcsSurvived, weight);
         long[] provenAge = provenObjects.isEmpty() ? new long[3] : minMedianMax(provenObjects, TrackedObject::ageNanos, provenWeight);
-        if (letGo.any()) {
-            proven = new Part(proven.tracked(), proven.objects().withLetGo(letGo.unitObjects(), letGo.releasedObjects()),
-                    proven.bytes().withLetGo(letGo.unitBytes(), letGo.releasedBytes()));
-        }
-        return new LiveStats(objects.size(), proven, unexamined, large, Duration.ofNanos(age[0]), Duration.ofNanos(age[1]),
+        return new LiveStats(objects.size(), proven.widenedFor(letGo), unexamined, large, Duration.ofNanos(age[0]), Duration.ofNanos(age[1]),
                 Duration.ofNanos(age[2]), gcs[0], gcs[1], gcs[2], Duration.ofNanos(provenAge[1]), Duration.ofNanos(provenAge[2]), letGo);
     }
 
