@@ -113,11 +113,7 @@ class LiveFootprintTest {
         tracker.start();
         try {
             beans.heapAfterGc = 800L << 20;  // 78%: not critical
-            long cleanings = sampler.maintenances.get();
-            sampler.finishCollection();
-            awaitTrue(() -> sampler.maintenances.get() > cleanings, "a collection woke no cleaning");
-            sampler.finishCollection();  // the check follows the cleaning: one more round makes sure it ran
-            awaitTrue(() -> sampler.maintenances.get() > cleanings + 1, "a collection woke no cleaning");
+            twoCleanings(sampler);
             assertEquals(0, sampler.releases.get(), "78% of the heap after GC is not critical");
 
             beans.heapAfterGc = 990L << 20;  // 97%
@@ -139,11 +135,7 @@ class LiveFootprintTest {
         tracker.start();
         try {
             beans.heapAfterGc = 990L << 20;  // 97%, as the pools read after young cycles under flat-out allocation
-            long cleanings = sampler.maintenances.get();
-            sampler.finishCollection();
-            awaitTrue(() -> sampler.maintenances.get() > cleanings, "a collection woke no cleaning");
-            sampler.finishCollection();  // the check follows the cleaning: one more round makes sure it ran
-            awaitTrue(() -> sampler.maintenances.get() > cleanings + 1, "a collection woke no cleaning");
+            twoCleanings(sampler);
             assertEquals(0, sampler.releases.get(), "a young cycle's heap after GC counts garbage only a whole-heap cycle frees");
 
             beans.collect("ZGC Major Cycles", "Allocation Rate", 20, 995L << 20, 990L << 20);
@@ -168,6 +160,15 @@ class LiveFootprintTest {
         } finally {
             tracker.stop();
         }
+    }
+
+    /** Posts two collections and waits for the cleaning after each: the critical check follows the cleaning, so it ran once at least. */
+    private static void twoCleanings(FakeLiveTracking sampler) {
+        long cleanings = sampler.maintenances.get();
+        sampler.finishCollection();
+        awaitTrue(() -> sampler.maintenances.get() > cleanings, "a collection woke no cleaning");
+        sampler.finishCollection();
+        awaitTrue(() -> sampler.maintenances.get() > cleanings + 1, "a collection woke no cleaning");
     }
 
     private static void awaitTrue(java.util.function.BooleanSupplier condition, String failure) {
