@@ -89,6 +89,14 @@ public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUne
         return tracked == 0 && !letGo.any();
     }
 
+    /**
+     * The bound let go of every object it tracked of this site: its live figures are an upper end and nothing more
+     * (what one more tracked object would have weighed, and what a critical heap released).
+     */
+    public boolean emptiedByBound() {
+        return tracked == 0 && letGo.any();
+    }
+
     /** Proven plus not yet examined (upscaled): what the weak references still point at, estimated. */
     public double estimatedBytes() {
         return proven.bytes().value() + unexamined.bytes().value();

@@ -138,8 +138,9 @@ public final class JsonWriter implements ProfileWriter {
                         .field("minGcs", l.minGcs())
                         .field("medianGcs", l.medianGcs())
                         .field("maxGcs", l.maxGcs())
-                        .field("provenMaxAgeMillis", l.provenMaxAge().toMillis())
-                        .endObject();
+                        .field("provenMaxAgeMillis", l.provenMaxAge().toMillis());
+                letGo(j, l.letGo());
+                j.endObject();
             }
             j.name("stack").beginArray();
             for (Frame f : s.stack()) {
@@ -175,6 +176,25 @@ public final class JsonWriter implements ProfileWriter {
         }
         j.endArray();
         return j.endObject().toString();
+    }
+
+    /**
+     * {@code letGo}: what live tracking's bound let go of a site, which the proven part's upper ends count (null when
+     * nothing): the weight one more tracked object would have carried ({@code unit*}), and the estimated objects and
+     * bytes a critical heap released ({@code released*}).
+     */
+    private static void letGo(JsonOutput j, LiveStats.LetGo g) {
+        j.name("letGo");
+        if (!g.any()) {
+            j.value((String) null);
+            return;
+        }
+        j.beginObject()
+                .field("unitObjects", g.unitObjects())
+                .field("unitBytes", g.unitBytes())
+                .field("releasedObjects", g.releasedObjects().value())
+                .field("releasedBytes", g.releasedBytes().value())
+                .endObject();
     }
 
     /** {@code nameLow} and {@code nameHigh}: the 95% interval of an estimate. */

@@ -54,6 +54,12 @@ public final class LiveSummary {
                     + " force a marking (--gc) so tracked objects are proven and leave the bound, or ask for a larger bound"
                     + " (--live-bytes 5%%, at most 25%% of the heap)", live.tracked()));
         }
+        long emptied = profile.sites().stream().filter(s -> s.live().emptiedByBound()).count();
+        if (emptied > 0) {
+            lines.add(String.format(Locale.ROOT, "the bound let go of everything it tracked at %,d site%s: %s live figures are"
+                    + " upper ends only; for figures there, force a marking (--gc) or ask for a larger bound (--live-bytes)",
+                    emptied, emptied == 1 ? "" : "s", emptied == 1 ? "its" : "their"));
+        }
         if (live.heapUsedBytes() >= 0) {
             lines.add(String.format(Locale.ROOT, "heap in use: %s of at most %s (garbage included); from %,d tracked objects",
                     HumanUnits.formatBytes(live.heapUsedBytes()), HumanUnits.formatBytes(live.heapMaxBytes()), total.tracked()));

@@ -126,7 +126,8 @@ final class TextReport implements ProfileWriter {
                     HumanUnits.formatDuration(l.minAge()) + "/" + HumanUnits.formatDuration(l.medianAge()) + "/"
                             + HumanUnits.formatDuration(l.maxAge()),
                     l.minGcs() + "/" + l.medianGcs() + "/" + l.maxGcs(), s.type(),
-                    profile.isImpossible(l) ? "  (IMPOSSIBLE: above the maximum heap)" : "");
+                    profile.isImpossible(l) ? "  (IMPOSSIBLE: above the maximum heap)"
+                            : l.emptiedByBound() ? "  (the bound let go of all it tracked here: an upper end only)" : "");
             for (String frame : topFrames(s)) {
                 w.printf(Locale.ROOT, "%121s  %s%n", "", frame);
             }

@@ -24,6 +24,7 @@ class ProfileSchemaTest {
                 .check(json(WritersTest.profile(withNote)))
                 .check(json(WritersTest.profile(GcCost.unknown("no MXBean"))))
                 .check(json(withImpossibleFigures(WritersTest.profile())))
+                .check(json(LetGoViewsTest.withEmptiedSite(WritersTest.profile())))
                 .assertAllSeen();
     }
 

@@ -195,7 +195,7 @@ class WritersTest {
         assertTrue(j.contains("\"live\":{\"tracked\":2,\"proven\":{\"tracked\":1,\"estimatedObjects\":1000,\"estimatedObjectsLow\":"), j);
         assertTrue(j.contains("\"unexamined\":{\"tracked\":1,\"estimatedObjects\":1000,"), j);
         assertTrue(j.contains("\"impossible\":false,\"minAgeMillis\":5000,\"medianAgeMillis\":5000,\"maxAgeMillis\":20000,"
-                + "\"minGcs\":3,\"medianGcs\":3,\"maxGcs\":9,\"provenMaxAgeMillis\":20000}"), j);
+                + "\"minGcs\":3,\"medianGcs\":3,\"maxGcs\":9,\"provenMaxAgeMillis\":20000,\"letGo\":null}"), j);
         assertTrue(j.contains("\"markings\":{\"completed\":3,\"inCapture\":2,\"forced\":1,"), j);
         assertTrue(j.contains("\"liveTypes\":[{\"type\":\"app.Entry\",\"tracked\":2,"), j);
         assertTrue(j.contains("\"samplesWithoutStack\":2"), j);
