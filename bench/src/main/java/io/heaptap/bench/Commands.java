@@ -1,5 +1,9 @@
 package io.heaptap.bench;
 
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
+
+import io.heaptap.agent.jmx.OwnConnector;
 import io.heaptap.attach.AgentConnection;
 import io.heaptap.attach.TargetResolver;
 import io.heaptap.jmx.StatusView;
@@ -26,8 +30,39 @@ final class Commands {
      * read) rather than scraped from the text of {@code heaptap status}. heaptap is loaded already.
      */
     StatusView status(String pid) {
+        awaitConnector(pid);
         try (AgentConnection connection = AgentConnection.open(TargetResolver.resolve(pid))) {
             return connection.heaptap().getStatus();  // a local copy: usable after the connection closes
+        }
+    }
+
+    /**
+     * heaptap's JMX connector starts on a thread of its own after a capture's reply. The CLI, run from its jar, loads
+     * heaptap again to start it when it is not up yet; this in-process client has no jar to load (its classes come
+     * from a class path), so it waits for the connector instead: on a loaded machine the first status came first.
+     */
+    private static void awaitConnector(String pid) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        try {
+            while (true) {
+                VirtualMachine vm = VirtualMachine.attach(pid);
+                try {
+                    if (vm.getSystemProperties().getProperty(OwnConnector.URL_PROPERTY) != null) {
+                        return;
+                    }
+                } finally {
+                    vm.detach();
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("heaptap's JMX connector did not start in pid " + pid + " within 30 s");
+                }
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+        } catch (AttachNotSupportedException | IOException e) {
+            throw new IllegalStateException("cannot read pid " + pid + "'s system properties: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for heaptap's connector in pid " + pid, e);
         }
     }
 
