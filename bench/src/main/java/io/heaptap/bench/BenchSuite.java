@@ -46,6 +46,9 @@ public final class BenchSuite {
     private final Set<String> sections;
     /** "--tools 'heaptap default,heaptap 512k live'": the overhead section's tools whose names start so; null: all. */
     private List<String> toolPrefixes;
+    /** The footprint section's shapes ({@code --footprint-heaps 256m}, {@code --footprint-collectors ZGC}); null for all. */
+    private List<String> footprintHeaps;
+    private List<String> footprintCollectors;
 
     /**
      * Every measuring window of the quick (smoke) run: long enough for a window to count thousands of
@@ -75,6 +78,8 @@ public final class BenchSuite {
                 Path.of(opts.get("async-profiler")), quick, Integer.parseInt(opts.getOrDefault("reps", quick ? "1" : "5")),
                 jdks(opts.get("jdks")), sections(opts.get("only")));
         suite.toolPrefixes = opts.containsKey("tools") ? List.of(opts.get("tools").split(",")) : null;
+        suite.footprintHeaps = opts.containsKey("footprint-heaps") ? List.of(opts.get("footprint-heaps").split(",")) : null;
+        suite.footprintCollectors = opts.containsKey("footprint-collectors") ? List.of(opts.get("footprint-collectors").split(",")) : null;
         // The run's own report, not bench/RESULTS.md: that file holds the current figures as tables, folded
         // in by hand, and its history lives in git.
         Path out = Path.of(opts.getOrDefault("out", "bench/target/results.md"));
@@ -166,7 +171,7 @@ public final class BenchSuite {
         }
         checkpoint.save();
         if (sections.contains("footprint")) {
-            report.addAll(new FootprintBench(classes, commands, quick).run(newest, reps));
+            report.addAll(new FootprintBench(classes, commands, quick, footprintHeaps, footprintCollectors).run(newest, reps));
         }
         checkpoint.save();
         if (sections.contains("coverage")) {

@@ -28,11 +28,27 @@ final class FootprintBench {
     private final Path classes;
     private final Commands commands;
     private final boolean quick;
+    private final List<String> heaps;
+    private final List<String> collectorPrefixes;
 
     FootprintBench(Path classes, Commands commands, boolean quick) {
+        this(classes, commands, quick, null, null);
+    }
+
+    /**
+     * {@code heaps} and {@code collectorPrefixes}: the shapes to run (null for all): one shape with more
+     * repetitions resolves what the whole grid at one cannot (ZGC 256m's stall time, for one).
+     */
+    FootprintBench(Path classes, Commands commands, boolean quick, List<String> heaps, List<String> collectorPrefixes) {
         this.classes = classes;
         this.commands = commands;
         this.quick = quick;
+        this.heaps = heaps != null ? heaps : quick ? List.of("256m") : HEAPS;
+        this.collectorPrefixes = collectorPrefixes;
+    }
+
+    private boolean chosen(String collector) {
+        return collectorPrefixes == null || collectorPrefixes.stream().anyMatch(collector::startsWith);
     }
 
     private static Map<String, List<String>> collectors() {
@@ -52,6 +68,7 @@ final class FootprintBench {
             new Mode("`start` (defaults)", List.of("start", "PID", "--duration", "1h")),
             new Mode("`serve --continuous`", List.of("serve", "--continuous", "PID")),
             new Mode("`start --no-live`", List.of("start", "PID", "--duration", "1h", "--no-live")));
+    private static final Mode NO_LIVE = MODES.get(3);
 
     private record Result(double ops, long heapAfter, String gcs, int stalls, double stallMillis) {
     }
@@ -67,12 +84,16 @@ final class FootprintBench {
                 + " log (ZGC logs them; other collectors: -), GC counts per collector bean, heap after GC the mean over the"
                 + " window's GC notifications; median (min–max) of " + reps + " where there are several.");
         report.add("");
-        report.add("| heap | collector | mode | allocation stalls (time) | GC counts in the window | heap after GC, mean | throughput vs no heaptap | load |");
-        report.add("|---|---|---|---|---|---|---|---|");
-        for (String heap : quick ? List.of("256m") : HEAPS) {
+        report.add("| heap | collector | mode | allocation stalls (time) | GC counts in the window | heap after GC, mean | throughput vs no heaptap"
+                + " | stall time ÷ `--no-live`'s, mean (95%) | stalls ÷ `--no-live`'s | load |");
+        report.add("|---|---|---|---|---|---|---|---|---|---|");
+        for (String heap : heaps) {
             for (Map.Entry<String, List<String>> collector : COLLECTORS.entrySet()) {
                 if (jdk.feature() < 23 && !collector.getKey().equals("G1") && !collector.getKey().equals("Parallel")) {
                     continue;  // generational ZGC and Shenandoah: JDK 23 and later
+                }
+                if (!chosen(collector.getKey())) {
+                    continue;
                 }
                 Map<Mode, List<Result>> results = new LinkedHashMap<>();
                 Map<Mode, List<Double>> load = new LinkedHashMap<>();
@@ -89,15 +110,33 @@ final class FootprintBench {
                     for (int i = 0; i < rs.size(); i++) {
                         ratios.add(rs.get(i).ops() / baseline.get(i));
                     }
-                    report.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |", heap, collector.getKey(), mode.name(),
-                            stalls(rs), rs.get(rs.size() - 1).gcs(),
+                    report.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", heap, collector.getKey(),
+                            mode.name(), stalls(rs), rs.get(rs.size() - 1).gcs(),
                             new Stats(rs.stream().map(r -> r.heapAfter() / 1048576.0).toList()).plain() + " MiB",
-                            mode == MODES.get(0) ? "1" : new Stats(ratios).ratio(), new Stats(load.get(mode)).plain()));
+                            mode == MODES.get(0) ? "1" : new Stats(ratios).ratio(),
+                            againstNoLive(rs, results.get(NO_LIVE), Result::stallMillis),
+                            againstNoLive(rs, results.get(NO_LIVE), r -> r.stalls()), new Stats(load.get(mode)).plain()));
                 }
             }
         }
         report.add("");
         return report;
+    }
+
+    /**
+     * Each repetition's figure over the same repetition's {@code --no-live} one (the modes of a repetition run one after
+     * another, so they share its load): mean and 95% interval; "-" where the collector logs no stalls or one is zero.
+     */
+    private static String againstNoLive(List<Result> rs, List<Result> noLive, java.util.function.ToDoubleFunction<Result> figure) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < rs.size(); i++) {
+            double base = figure.applyAsDouble(noLive.get(i));
+            if (rs.get(i).stalls() < 0 || base <= 0) {
+                return "-";
+            }
+            ratios.add(figure.applyAsDouble(rs.get(i)) / base);
+        }
+        return new Stats(ratios).meanInterval();
     }
 
     private static String stalls(List<Result> rs) {
