@@ -44,9 +44,10 @@ public final class AgentEntry {
      * the arguments are the CLI's {@link CaptureRequest}.
      */
     public static void agentmain(String args, Instrumentation instrumentation) throws Exception {
+        long entered = System.nanoTime();
         AgentArgumentCodec.Decoded decoded = args == null || args.isBlank() ? null : AgentArgumentCodec.decode(args);
         if (decoded != null && decoded.command().equals(CaptureRequest.COMMAND)) {
-            capture(decoded);
+            capture(decoded, entered);
         } else if (decoded != null && decoded.command().equals(StopRequest.COMMAND)) {
             stop(StopRequest.decode(decoded));
         } else if (decoded == null) {
@@ -140,16 +141,18 @@ public final class AgentEntry {
      * platform MBeanServer) is registered afterwards on a thread of heaptap's own, off the path
      * to the first sample. Every outcome is a reply, never an exception the JDK would print.
      */
-    private static synchronized void capture(AgentArgumentCodec.Decoded decoded) {
+    private static synchronized void capture(AgentArgumentCodec.Decoded decoded, long entered) {
         String reply = CaptureRequest.replyOf(decoded);
         warmUpPropertyRead();
         AgentReply answer;
         CaptureRequest request = null;
         try {
             request = CaptureRequest.decode(decoded);
+            long parsed = System.nanoTime();
             ensureController();
+            long ready = System.nanoTime();
             Instant startedAt = controller.start(request.options(), request.client());
-            answer = AgentReply.started(System.nanoTime(), startedAt);
+            answer = AgentReply.started(System.nanoTime(), startedAt, new AgentReply.Moments(entered, parsed, ready));
         } catch (IllegalArgumentException e) {
             answer = AgentReply.failed(AgentReply.Outcome.BAD_OPTIONS, e.getMessage());
         } catch (IllegalStateException e) {

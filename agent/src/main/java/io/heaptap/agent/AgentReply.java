@@ -18,12 +18,25 @@ import java.util.List;
  *                     can place it among its own phases.
  * @param startedAt    the capture's start as its status names it (null unless started): a
  *                     {@link StopRequest} stops this capture and no later one
+ * @param moments      when the target reached the steps before sampling began ({@link Moments#NONE} unless started)
  */
-public record AgentReply(Outcome outcome, String message, long startedNanos, Instant startedAt) {
+public record AgentReply(Outcome outcome, String message, long startedNanos, Instant startedAt, Moments moments) {
     /** The prefix of every reply property; the target keeps only the last {@link #KEPT} of them. */
     public static final String PREFIX = "heaptap.agent.reply.";
     public static final int KEPT = 16;
-    private static final List<String> NAMES = List.of("message", "at", "started-at");
+    private static final List<String> NAMES = List.of("message", "at", "started-at", "entered", "parsed", "ready");
+
+    /**
+     * {@link System#nanoTime()} in the target at the steps of a start before sampling began, for
+     * {@code start --verbose}: three clock reads, no work of their own. 0 where not known.
+     *
+     * @param entered heaptap's agentmain began (heaptap.jar, the launcher and the private loader are loaded)
+     * @param parsed  the request and its options are parsed
+     * @param ready   the controller is made (native agent bound, GC beans, heap budget, timer)
+     */
+    public record Moments(long entered, long parsed, long ready) {
+        public static final Moments NONE = new Moments(0, 0, 0);
+    }
 
     public enum Outcome {
         /** Sampling runs. */
@@ -41,11 +54,15 @@ public record AgentReply(Outcome outcome, String message, long startedNanos, Ins
     }
 
     public static AgentReply started(long startedNanos, Instant startedAt) {
-        return new AgentReply(Outcome.STARTED, "", startedNanos, startedAt);
+        return started(startedNanos, startedAt, Moments.NONE);
+    }
+
+    public static AgentReply started(long startedNanos, Instant startedAt, Moments moments) {
+        return new AgentReply(Outcome.STARTED, "", startedNanos, startedAt, moments);
     }
 
     public static AgentReply failed(Outcome outcome, String message) {
-        return new AgentReply(outcome, message == null ? "" : message, 0, null);
+        return new AgentReply(outcome, message == null ? "" : message, 0, null, Moments.NONE);
     }
 
     /** Where the answer to request {@code reply} is published. */
@@ -63,6 +80,11 @@ public record AgentReply(Outcome outcome, String message, long startedNanos, Ins
         if (outcome == Outcome.STARTED) {
             values.put("at", Long.toString(startedNanos));
             values.put("started-at", StopRequest.text(startedAt));
+            if (!moments.equals(Moments.NONE)) {
+                values.put("entered", Long.toString(moments.entered()));
+                values.put("parsed", Long.toString(moments.parsed()));
+                values.put("ready", Long.toString(moments.ready()));
+            }
         } else {
             values.put("message", message);
         }
@@ -73,10 +95,15 @@ public record AgentReply(Outcome outcome, String message, long startedNanos, Ins
         AgentArgumentCodec.Decoded d = AgentArgumentCodec.decode(text).onlyNames(NAMES);
         for (Outcome o : Outcome.values()) {
             if (o.word().equals(d.command())) {
-                return o == Outcome.STARTED ? started(d.number("at"), StopRequest.instant(d.required("started-at")))
+                return o == Outcome.STARTED ? started(d.number("at"), StopRequest.instant(d.required("started-at")), moments(d))
                         : failed(o, d.required("message"));
             }
         }
         throw new IllegalArgumentException("not a heaptap agent reply: '" + text + "'");
+    }
+
+    /** The moments a reply carries; none when it carries none (all three or none are sent). */
+    private static Moments moments(AgentArgumentCodec.Decoded d) {
+        return d.values().containsKey("entered") ? new Moments(d.number("entered"), d.number("parsed"), d.number("ready")) : Moments.NONE;
     }
 }

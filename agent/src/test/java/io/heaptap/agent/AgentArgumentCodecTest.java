@@ -104,6 +104,10 @@ class AgentArgumentCodecTest {
     void repliesRoundTrip() {
         AgentReply started = AgentReply.started(123456789L, Instant.parse("2026-11-23T01:02:03.456789Z"));
         assertEquals(started, AgentReply.decode(started.encode()));
+        AgentReply timed = AgentReply.started(123456789L, Instant.parse("2026-11-23T01:02:03.456789Z"),
+                new AgentReply.Moments(123000000L, 123400000L, 123450000L));
+        assertEquals(timed, AgentReply.decode(timed.encode()));
+        assertThrows(IllegalArgumentException.class, () -> AgentReply.decode("started,at=1,started-at=1.000000000,entered=1"));
         AgentReply refused = AgentReply.failed(AgentReply.Outcome.REFUSED, "a capture is already running: started by x, y=z");
         assertEquals(refused, AgentReply.decode(refused.encode()));
         AgentReply bad = AgentReply.failed(AgentReply.Outcome.BAD_OPTIONS, "duration must be positive");

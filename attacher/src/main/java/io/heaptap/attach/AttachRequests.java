@@ -74,8 +74,18 @@ public final class AttachRequests {
             Optional<Long> first = request.reportFirstSample()
                     ? firstSample(attached.vm(), request.reply(), firstSampleWait) : Optional.empty();
             // The target's clock places its own moments among this process's phases.
-            phases.markAt(loadedNow ? "heaptap.jar load and capture start (in the target)"
-                    : "capture start (in the target; heaptap was loaded already)", reply.startedNanos());
+            AgentReply.Moments moments = reply.moments();
+            if (moments.entered() != 0) {
+                phases.markAt(loadedNow ? "heaptap.jar load (JDK's agent load, launcher, private loader; in the target)"
+                        : "agent entry again (in the target; heaptap was loaded already)", moments.entered());
+                phases.markAt("request and options parsed (in the target)", moments.parsed());
+                phases.markAt(loadedNow ? "controller made (native agent bound, GC beans, budget; in the target)"
+                        : "controller reused (in the target)", moments.ready());
+                phases.markAt("capture start (live tracking, native sampling on; in the target)", reply.startedNanos());
+            } else {
+                phases.markAt(loadedNow ? "heaptap.jar load and capture start (in the target)"
+                        : "capture start (in the target; heaptap was loaded already)", reply.startedNanos());
+            }
             first.ifPresent(at -> phases.markAt("first sample in the target", at));
             phases.mark(!request.reportFirstSample() || first.isPresent() ? "answer read back (Attach API round trips)"
                     : "first sample: none within " + firstSampleWait.toMillis() + " ms (does the target allocate?)");

@@ -45,7 +45,8 @@ class StartVerboseIT {
             List<Phase> first = startVerbose(pid);
             List<String> names = first.stream().map(Phase::name).toList();
             assertInOrder(names, "CLI JVM start", "attach handshake", "read the target's Java version", "native agent load",
-                    "heaptap.jar load and capture start", "first sample in the target");
+                    "heaptap.jar load (", "request and options parsed", "controller made", "capture start (",
+                    "first sample in the target");
             assertFalse(names.stream().anyMatch(n -> n.contains("JMX")), "no JMX on start's path: " + names);
             assertEquals(0, HeaptapCli.run("stop", pid).exitCode());
 
@@ -53,7 +54,8 @@ class StartVerboseIT {
             List<String> again = second.stream().map(Phase::name).toList();
             assertFalse(again.stream().anyMatch(n -> n.startsWith("native agent load") || n.startsWith("heaptap.jar load")),
                     "a second attach loads nothing: " + again);
-            assertInOrder(again, "attach handshake", "capture start (in the target; heaptap was loaded already)", "first sample in the target");
+            assertInOrder(again, "attach handshake", "agent entry again (in the target; heaptap was loaded already)",
+                    "controller reused", "capture start (", "first sample in the target");
             assertEquals(0, HeaptapCli.run("stop", pid).exitCode());
         }
     }
