@@ -18,7 +18,8 @@ record LiveViewFlags(String minAge, long minGcs, boolean gc) {
                             + " does, and the view keeps proven live apart from not yet examined."),
             Flag.value("--min-gcs", "<n>", "Live view: only objects that survived at least this many collections. Default: 0."),
             Flag.toggle("--gc", "Force a full GC in the target right before the live view, so every tracked object"
-                    + " allocated before it is proven live or gone. This pauses the application for the length of a full collection."));
+                    + " allocated before it is proven live or gone, and take a class census of the whole heap right after it (shown in"
+                    + " text and json). This pauses the application for the length of a full collection, then briefly for the census."));
 
     /** No filter and no forced collection. */
     static final LiveViewFlags NONE = new LiveViewFlags(null, 0, false);

@@ -5,6 +5,8 @@ import io.heaptap.jmx.MBeanRegistration;
 import io.heaptap.jmx.RawDumpsMXBean;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.census.DumpCensus;
+import io.heaptap.profile.census.DumpCensusJson;
 import io.heaptap.wire.RawDump;
 
 import java.io.IOException;
@@ -29,7 +31,8 @@ final class RemoteProfile {
         RawDumpsMXBean heaptap = rawDumps(bean);
         String id = heaptap.openRawDump(gc);
         try {
-            return RawDump.read(new Chunks(heaptap, id), filter);
+            AllocationProfile profile = RawDump.read(new Chunks(heaptap, id), filter);
+            return gc ? profile.withCensus(census(heaptap, id)) : profile;
         } finally {
             try {
                 heaptap.closeRawDump(id);
@@ -37,6 +40,17 @@ final class RemoteProfile {
                 // the target exited (its memory went with it) or the dump expired; the read said so if it mattered
             }
         }
+    }
+
+    /** The census the target took right after the dump's forced collection, or why there is none. */
+    private static DumpCensus census(RawDumpsMXBean heaptap, String id) {
+        String json;
+        try {
+            json = heaptap.rawDumpCensus(id);
+        } catch (RuntimeException e) {
+            return DumpCensus.refused("the target's heaptap did not hand over a census (" + e.getMessage() + ")");
+        }
+        return json == null || json.isEmpty() ? DumpCensus.refused("the target took none") : DumpCensusJson.parse(json);
     }
 
     /** The raw-dump MBean beside heaptap's, over the same connection as the heaptap proxy. */

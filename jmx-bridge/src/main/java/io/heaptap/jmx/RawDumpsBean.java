@@ -33,6 +33,15 @@ final class RawDumpsBean implements RawDumpsMXBean {
     }
 
     @Override
+    public String rawDumpCensus(String id) {
+        try (NativeAgent.HeaptapWork work = NativeAgent.heaptapWork()) {
+            return controller.rawDumpCensus(required(id));
+        } catch (RuntimeException e) {
+            throw JdkExceptions.plain(e);
+        }
+    }
+
+    @Override
     public void closeRawDump(String id) {
         try (NativeAgent.HeaptapWork work = NativeAgent.heaptapWork()) {
             controller.closeRawDump(required(id));

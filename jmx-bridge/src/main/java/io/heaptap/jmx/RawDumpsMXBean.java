@@ -13,6 +13,12 @@ public interface RawDumpsMXBean {
     /** Up to maxBytes (at most 256 KiB) of an open raw dump from offset; empty at its end. */
     byte[] readRawDump(String id, long offset, int maxBytes);
 
+    /**
+     * The class census taken right after an open raw dump's forced collection (JSON: at most 20 classes and the rest,
+     * or why none was taken), or empty when it forced none. Read it before closing the dump.
+     */
+    String rawDumpCensus(String id);
+
     /** Frees an open raw dump; harmless if it is gone already. */
     void closeRawDump(String id);
 }

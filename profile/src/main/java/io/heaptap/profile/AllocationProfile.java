@@ -1,5 +1,7 @@
 package io.heaptap.profile;
 
+import io.heaptap.profile.census.DumpCensus;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -8,12 +10,23 @@ import java.util.Map;
 
 /**
  * A profile: how it was captured, what was allocated where during the capture, and what of it
- * (and of earlier captures since the last reset) is alive now.
+ * (and of earlier captures since the last reset) is alive now; with a forced collection
+ * ({@code dump --gc}), the class census taken right after it ({@code census}, else null).
  */
-public record AllocationProfile(CaptureInfo info, LiveInfo liveInfo, List<AllocationSite> sites) {
+public record AllocationProfile(CaptureInfo info, LiveInfo liveInfo, List<AllocationSite> sites, DumpCensus census) {
 
     public AllocationProfile {
         sites = sites.stream().filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** Without a census. */
+    public AllocationProfile(CaptureInfo info, LiveInfo liveInfo, List<AllocationSite> sites) {
+        this(info, liveInfo, sites, null);
+    }
+
+    /** The same profile carrying {@code c} (null: none). */
+    public AllocationProfile withCensus(DumpCensus c) {
+        return new AllocationProfile(info, liveInfo, sites, c);
     }
 
     /** Totals over a group of sites (a type, or the whole profile), with the variances of the estimates. */

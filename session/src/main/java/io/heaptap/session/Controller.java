@@ -13,6 +13,7 @@ import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.census.CensusReading;
+import io.heaptap.profile.census.DumpCensus;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.format.ProfileWriter;
 import io.heaptap.profile.leak.LeakReport;
@@ -101,8 +102,8 @@ public final class Controller {
                 System.getProperty("java.vm.name"), System.getProperty("sun.java.command", ""));
         Hooks hooks = new Hooks();
         this.sampling = new Sampling(sampler, nativeError, gcBeans, timer, target, budget, listeners, hooks);
-        this.reader = new ProfileReader(sampling, budget, new RawDumps(timer), target.pid());
         this.census = new ClassCensusTaker(budget, gcBeans, ClassCensusTaker.PLATFORM);
+        this.reader = new ProfileReader(sampling, budget, new RawDumps(timer), target.pid(), this::dumpCensus);
         this.leakWatch = new LeakWatch(this, timer, listeners, target.pid(), census, () -> NoMarkingCause.read(gcBeans));
     }
 
@@ -476,6 +477,15 @@ public final class Controller {
         return reader.readRawDump(id, offset, maxBytes);
     }
 
+    /**
+     * The class census taken right after an open raw dump's forced collection, as JSON
+     * ({@link io.heaptap.profile.census.DumpCensusJson}; at most {@value DumpCensus#TOP} rows and the rest), or empty
+     * when the dump forced none.
+     */
+    public String rawDumpCensus(String id) {
+        return reader.rawDumpCensus(id);
+    }
+
     /** Frees a raw dump; harmless if it is gone already. */
     public void closeRawDump(String id) {
         reader.closeRawDump(id);
@@ -527,6 +537,19 @@ public final class Controller {
             return new CensusReading(census.take(began, top), TimeUnit.NANOSECONDS.toMillis(took));
         } finally {
             censusSlot.release();
+        }
+    }
+
+    /**
+     * The census a dump with a forced collection carries, taken right after that collection (no collection of its
+     * own: {@code -all}), naming {@value DumpCensus#TOP} classes; what stopped it is the dump's refusal line, never
+     * its failure. {@code beganNanos}: when the dump began.
+     */
+    private DumpCensus dumpCensus(long beganNanos) {
+        try {
+            return DumpCensus.of(census.take(beganNanos, DumpCensus.TOP));
+        } catch (IllegalStateException e) {  // heaptap's heap budget (HeapBudgetException), or the JVM refused it
+            return DumpCensus.refused(e.getMessage());
         }
     }
 

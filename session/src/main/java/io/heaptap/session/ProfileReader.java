@@ -8,6 +8,8 @@ import io.heaptap.nativeagent.TableSizes;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.AllocationSite;
 import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.census.DumpCensus;
+import io.heaptap.profile.census.DumpCensusJson;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.wire.CounterWindow;
 import io.heaptap.wire.DumpHeader;
@@ -42,11 +44,18 @@ final class ProfileReader {
     private final Set<DeltaBaseline> baselines = ConcurrentHashMap.newKeySet();
     /** How to get a profile that heaptap cannot build within its heap budget. */
     private final String instead;
+    private final Censuses censuses;
 
-    ProfileReader(Sampling sampling, HeapBudget budget, RawDumps rawDumps, long pid) {
+    /** The census a dump takes right after its forced collection, given when the dump began. */
+    interface Censuses {
+        DumpCensus take(long beganNanos);
+    }
+
+    ProfileReader(Sampling sampling, HeapBudget budget, RawDumps rawDumps, long pid, Censuses censuses) {
         this.sampling = sampling;
         this.budget = budget;
         this.rawDumps = rawDumps;
+        this.censuses = censuses;
         this.instead = "the CLI ('heaptap dump " + pid + "') fetches the capture undecoded and encodes it outside this JVM;"
                 + " or capture with fewer --max-stacks, a smaller --depth or --live-budget";
     }
@@ -54,7 +63,7 @@ final class ProfileReader {
     /** See {@link Controller#withProfile}. */
     <T> T withProfile(LiveFilter filter, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
         return withinBudget(() -> {
-            AllocationProfile profile = profileNow(filter, gc, null);
+            AllocationProfile profile = profileNow(filter, gc, null, gc && showsCensus(format));
             sampling.fetched();
             return profile;
         }, format, false, use);
@@ -223,12 +232,40 @@ final class ProfileReader {
      * counters during continuous sampling). Under the session's lock.
      */
     AllocationProfile profileNow(LiveFilter filter, boolean gc, DeltaBaseline since) {
+        return profileNow(filter, gc, since, false);
+    }
+
+    /** {@code census}: with the census taken right after the forced collection ({@code gc}). */
+    private AllocationProfile profileNow(LiveFilter filter, boolean gc, DeltaBaseline since, boolean census) {
+        long began = System.nanoTime();
         List<String> warnings = new ArrayList<>();
         LiveProof proof = sampling.prove(gc, warnings);
+        DumpCensus taken = census ? censusAfter(warnings, began) : null;
         CounterWindow counted = sampling.requireCaptured().counted();
         NativeSnapshot snapshot = snapshot(filter, proof);
         DumpHeader header = sampling.header(warnings, proof);
-        return since == null ? header.profile(counted.apply(snapshot)) : since.delta(header, snapshot, counted);
+        AllocationProfile profile = since == null ? header.profile(counted.apply(snapshot)) : since.delta(header, snapshot, counted);
+        return taken == null ? profile : profile.withCensus(taken);
+    }
+
+    /**
+     * Only text and JSON show a census: the other formats (pprof, collapsed, OTLP, the flame graphs) have no place
+     * for one, and it would cost the application a second pause for nothing.
+     */
+    static boolean showsCensus(ProfileFormat format) {
+        return format == ProfileFormat.TEXT || format == ProfileFormat.JSON;
+    }
+
+    /**
+     * The census right after the forced collection of {@link Sampling#prove}, which warns (and only then) when
+     * the collection did not run: the census reads with {@code -all} (no collection of its own), so after no
+     * collection it would count garbage as live, and none is taken.
+     */
+    private DumpCensus censusAfter(List<String> proofWarnings, long began) {
+        if (!proofWarnings.isEmpty()) {
+            return DumpCensus.refused("the forced collection did not run, and a census without one would count garbage");
+        }
+        return censuses.take(began);
     }
 
     /** A reservation for decoding ({@code format} null) or for decoding and encoding; {@code wait}: for others to give back. */
@@ -248,8 +285,11 @@ final class ProfileReader {
         synchronized (sampling) {
             rawDumps.admit();  // busy is refused before the snapshot (or a forced collection) is made
             RawSnapshot snapshot;
+            long began = System.nanoTime();
             List<String> warnings = new ArrayList<>();
             LiveProof proof = sampling.prove(gc, warnings);
+            // Bounded JSON (DumpCensus.TOP rows and the rest, a few KiB) kept with the dump until the CLI has read it.
+            String census = gc ? DumpCensusJson.toJson(censusAfter(warnings, began)) : "";
             CounterWindow counted = sampling.requireCaptured().counted();
             // A window's counters go with the dump (the CLI applies them): they stay on the heap until it closes.
             HeapBudget.Reservation held = counted.heapBytes() == 0 ? null
@@ -266,7 +306,7 @@ final class ProfileReader {
                 if (held != null) {
                     held.keepOnly(prefix.length);
                 }
-                id = rawDumps.open(prefix, snapshot, held);
+                id = rawDumps.open(prefix, snapshot, held, census);
             } catch (RuntimeException | Error e) {
                 snapshot.close();  // never a native slot without an owner (closing twice is harmless)
                 close(held);
@@ -289,6 +329,10 @@ final class ProfileReader {
         } catch (IOException e) {
             throw new SessionConflictException(e.getMessage());
         }
+    }
+
+    String rawDumpCensus(String id) {
+        return rawDumps.census(id);
     }
 
     void closeRawDump(String id) {

@@ -40,12 +40,15 @@ final class RawDumps {
         final RawSnapshot snapshot;
         /** What the prefix holds of heaptap's heap budget; null for nothing counted. */
         final HeapBudget.Reservation held;
+        /** The census taken after the dump's forced collection, as bounded JSON; empty without one. */
+        final String census;
         long lastUse = System.nanoTime();
 
-        Open(byte[] prefix, RawSnapshot snapshot, HeapBudget.Reservation held) {
+        Open(byte[] prefix, RawSnapshot snapshot, HeapBudget.Reservation held, String census) {
             this.prefix = prefix;
             this.snapshot = snapshot;
             this.held = held;
+            this.census = census == null ? "" : census;
         }
 
         void close() {
@@ -108,7 +111,12 @@ final class RawDumps {
 
     /** As {@link #open(byte[], RawSnapshot)}, {@code held} closed with the dump (what its prefix holds of the heap budget). */
     synchronized String open(byte[] prefix, RawSnapshot snapshot, HeapBudget.Reservation held) {
-        Open dump = new Open(prefix, snapshot, held);
+        return open(prefix, snapshot, held, "");
+    }
+
+    /** As {@link #open(byte[], RawSnapshot, HeapBudget.Reservation)}, with the census of its forced collection (JSON, or empty). */
+    synchronized String open(byte[] prefix, RawSnapshot snapshot, HeapBudget.Reservation held, String census) {
+        Open dump = new Open(prefix, snapshot, held, census);
         try {
             admit();
         } catch (SessionConflictException busy) {
@@ -165,6 +173,16 @@ final class RawDumps {
             dump.snapshot.read(at, chunk);
         }
         return chunk;
+    }
+
+    /** The census kept with an open dump (JSON, or empty when it forced no collection). */
+    synchronized String census(String id) {
+        Open dump = open.get(id);
+        if (dump == null) {
+            throw new IllegalArgumentException("no raw dump '" + id + "' is open: it was closed, idle for a minute, or reset");
+        }
+        dump.lastUse = System.nanoTime();
+        return dump.census;
     }
 
     synchronized void close(String id) {

@@ -36,6 +36,11 @@ public record ClassCensus(long atMillis, long heapAfterGcBytes, long maxHeapByte
         return null;
     }
 
+    /** Classes with live objects this census counted: those named and those in the rest. */
+    public int classCount() {
+        return top.size() + restClasses;
+    }
+
     /** The smallest byte count a named row has: a class in the rest holds at most this. */
     public long restCeilingBytes() {
         return top.isEmpty() ? 0 : top.get(top.size() - 1).bytes();

@@ -19,6 +19,8 @@ import io.heaptap.profile.Estimate;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.SamplingCost;
 
+import io.heaptap.profile.census.DumpCensusJson;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -175,6 +177,10 @@ public final class JsonWriter implements ProfileWriter {
             j.endObject();
         }
         j.endArray();
+
+        // Only a dump with a forced collection takes a census (null otherwise): bounded to DumpCensus.TOP rows and the rest.
+        j.name("census");
+        DumpCensusJson.write(j, profile.census());
         return j.endObject().toString();
     }
 

@@ -14,6 +14,7 @@ import io.heaptap.profile.LiveInfo;
 import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.SamplingCost;
 import io.heaptap.profile.TopSites;
+import io.heaptap.profile.census.DumpCensusText;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -84,6 +85,12 @@ final class TextReport implements ProfileWriter {
                     t.samples(), t.name());
         }
         writeLive(profile, w);
+        if (profile.census() != null) {
+            w.println();
+            for (String line : DumpCensusText.lines(profile.census())) {
+                w.printf(Locale.ROOT, "%s%n", line);
+            }
+        }
         w.flush();
     }
 

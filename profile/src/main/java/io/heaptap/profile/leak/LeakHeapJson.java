@@ -12,7 +12,7 @@ final class LeakHeapJson {
     static final int CLASSES = 20;
     /** Every field but the count and the refusal: null until a census was taken. */
     private static final String[] NULL_BEFORE_CENSUS = {"atMillis", "censusPauseMillis", "heapAfterGcBytes", "maxHeapBytes", "censusBytes",
-            "censusInstances", "estimatedSampledBytes", "unexplainedBytes", "accountedBytes", "accountedShare", "classes", "otherClasses",
+            "censusInstances", "classesFirst", "classesLast", "estimatedSampledBytes", "unexplainedBytes", "accountedBytes", "accountedShare", "classes", "otherClasses",
             "classGrowth", "timeToOom", "heapAfterGc"};
 
     private LeakHeapJson() {
@@ -40,6 +40,8 @@ final class LeakHeapJson {
                 .field("maxHeapBytes", last.maxHeapBytes())
                 .field("censusBytes", last.totalBytes())
                 .field("censusInstances", last.totalInstances())
+                .field("classesFirst", h.first().classCount())
+                .field("classesLast", last.classCount())
                 .field("estimatedSampledBytes", a.sampledBytes())
                 .field("unexplainedBytes", a.unexplainedBytes())
                 .field("accountedBytes", a.accountedBytes())

@@ -55,6 +55,10 @@ final class LeakHeapText {
         }
         sb.append(TerminalText.format(Locale.ROOT, "  %12s %12s %12s  (%d other classes)%n", HumanUnits.formatBytes(otherUnexplained), "", "",
                 others));
+        String classes = classesLine(h);
+        if (!classes.isEmpty()) {
+            sb.append(classes).append(nl);
+        }
         if (!h.growth().isEmpty()) {
             ClassGrowth first = h.growth().get(0);
             sb.append(TerminalText.format(Locale.ROOT, "class growth between the first and last census (%s apart, exact); per site its share of"
@@ -71,6 +75,20 @@ final class LeakHeapText {
             }
         }
         sb.append(timeToOom(h.timeToOom(), h.heapAfterGc().size())).append(nl).append(nl);
+    }
+
+    /**
+     * One line when the censuses counted fewer classes at the last than at the first: classes unloaded (or left with
+     * no instances) in between. Their bytes left the heap; growth lists only classes named in both censuses that grew,
+     * so none of them shows as growth, negative or not. Empty when the count did not fall.
+     */
+    static String classesLine(HeapSection h) {
+        if (h.censuses() < 2 || h.first() == null || h.last().classCount() >= h.first().classCount()) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "  classes with live objects: %,d at the first census, %,d at the last: %,d fewer (unloaded, or"
+                + " left with no instances); their bytes left the heap, and no class growth counts them", h.first().classCount(),
+                h.last().classCount(), h.first().classCount() - h.last().classCount());
     }
 
     /** One line: the projected time to OOM, or why there is none. */

@@ -5,6 +5,9 @@ import io.heaptap.profile.GcCost;
 import io.heaptap.profile.GcCpu;
 import io.heaptap.profile.JsonSchemaCheck;
 import io.heaptap.profile.LiveInfo;
+import io.heaptap.profile.census.ClassCensus;
+import io.heaptap.profile.census.ClassCount;
+import io.heaptap.profile.census.DumpCensus;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -25,6 +28,8 @@ class ProfileSchemaTest {
                 .check(json(WritersTest.profile(GcCost.unknown("no MXBean"))))
                 .check(json(withImpossibleFigures(WritersTest.profile())))
                 .check(json(LetGoViewsTest.withEmptiedSite(WritersTest.profile())))
+                .check(json(WritersTest.profile().withCensus(DumpCensus.of(census()))))
+                .check(json(WritersTest.profile().withCensus(DumpCensus.refused("the JVM refused it"))))
                 .assertAllSeen();
     }
 
@@ -35,6 +40,11 @@ class ProfileSchemaTest {
                 l.thinnings(), l.thinnedEntries(), l.died(), l.weakRefs(), l.gcCount(), l.filter(), l.gcForced(),
                 l.markings(), 1024, l.heapMaxBytes());
         return new AllocationProfile(p.info(), tiny, p.sites());
+    }
+
+    private static ClassCensus census() {
+        return new ClassCensus(0, 3 << 20, 64 << 20, 12, List.of(new ClassCount("byte[]", 10, 2 << 20)),
+                new ClassCount("9 other classes", 100, 1 << 20), 9, 110, 3 << 20);
     }
 
     private static String json(AllocationProfile profile) {

@@ -1,0 +1,42 @@
+package io.heaptap.profile.census;
+
+import io.heaptap.profile.HumanUnits;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** A dump's census as the lines of the text report's last section (the caller escapes them for a terminal). */
+public final class DumpCensusText {
+    private DumpCensusText() {
+    }
+
+    public static List<String> lines(DumpCensus dc) {
+        List<String> lines = new ArrayList<>();
+        if (!dc.taken()) {
+            lines.add("Class census: not taken (" + dc.refusal() + ")");
+            return lines;
+        }
+        ClassCensus c = dc.census();
+        lines.add(String.format(Locale.ROOT, "Class census after the forced collection (exact counts, not estimates; the census paused"
+                + " the application %d ms after the collection)", c.pauseMillis()));
+        lines.add(String.format(Locale.ROOT, "  heap in use after GC %s (the collector's figure)%s; census %s in %s objects",
+                HumanUnits.formatBytes(c.heapAfterGcBytes()),
+                c.maxHeapBytes() > 0 ? " of " + HumanUnits.formatBytes(c.maxHeapBytes()) + " max" : "",
+                HumanUnits.formatBytes(c.totalBytes()), HumanUnits.formatCount(c.totalInstances())));
+        lines.add(String.format(Locale.ROOT, "  %12s %7s %14s  %s", "bytes", "share", "instances", "class"));
+        for (ClassCount row : c.top()) {
+            lines.add(row(row.bytes(), c.totalBytes(), row.instances(), row.name()));
+        }
+        if (c.restClasses() > 0) {
+            lines.add(row(c.rest().bytes(), c.totalBytes(), c.rest().instances(), "(" + c.restClasses() + " other classes)"));
+        }
+        return lines;
+    }
+
+    private static String row(long bytes, long total, long instances, String name) {
+        double share = total > 0 ? 100.0 * bytes / total : 0;
+        return String.format(Locale.ROOT, "  %12s %6.1f%% %14s  %s", HumanUnits.formatBytes(bytes), share,
+                HumanUnits.formatCount(instances), name);
+    }
+}
