@@ -95,7 +95,7 @@ class WritersTest {
         assertTrue(j.contains("\"intervalBytes\":2097152,\"intervalMinBytes\":32768,\"intervalMaxBytes\":4194304,"
                 + "\"sampleRateTarget\":5000"), j);
         assertTrue(j.contains("\"samplesPerSecond\":4800"), j);
-        assertTrue(t.contains("heaptap's cost: sample callback 218ms = 1.11% of 19.6s process CPU (4.5 \u00b5s a sample; kept under 0.75%; not counted: heaptap's threads, the JVM's part of each sample)"), t);
+        assertTrue(t.contains("heaptap's cost: sample callback 218ms = 1.11% of 19.6s process CPU (4.5 \u00b5s a sample; bound 0.75%, over it; not counted: heaptap's threads, the JVM's part of each sample)"), t);
         assertTrue(j.contains("\"samplingCost\":{\"samples\":48000,\"callbackNanos\":218000000,\"processCpuNanos\":19600000000,"
                 + "\"budgetShare\":0.0075,\"jvmEvents\":0,\"jvmEventNanos\":0}"), j);
         assertFalse(text(ProfileFormat.TEXT).contains("heaptap's cost"), "a cost not measured is not shown");
