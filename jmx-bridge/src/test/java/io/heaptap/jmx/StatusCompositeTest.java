@@ -150,7 +150,7 @@ public class StatusCompositeTest {
         assertEquals(local.getLiveReport(), v.getLiveReport());
         assertEquals(local.getGcReport(), v.getGcReport());
         assertEquals(local.getHttpTokenFile(), v.getHttpTokenFile());
-        assertEquals("sample callback 1ms = 0.00% of 1m0s process CPU (4.5 \u00b5s a sample; kept under 2.0%; not counted: heaptap's threads, the JVM's part of each sample)", v.getSamplingCost());
+        assertEquals("sample callback 1ms = 0.00% of 1m0s process CPU (4.5 \u00b5s a sample; bound 2.0%; not counted: heaptap's threads, the JVM's part of each sample)", v.getSamplingCost());
     }
 
     @Test
