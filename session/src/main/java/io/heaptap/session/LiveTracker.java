@@ -42,7 +42,8 @@ final class LiveTracker {
     private volatile long lastCriticalHeap = -1;
     /**
      * On generational ZGC and Shenandoah ({@link LiveBound#strict}): the heap is judged critical right after each
-     * whole-heap cycle, on the thread that reports it.
+     * cycle their whole-heap bean reports, on the thread that reports it (ZGC's major cycles; every Shenandoah cycle,
+     * young ones included, since one bean reports both).
      */
     private volatile boolean strict;
     /** On generational ZGC: heaptap-live cleans once every {@link #idleCleanMillis}, whatever woke it meanwhile ({@link #paced}). */
@@ -116,7 +117,8 @@ final class LiveTracker {
             // On generational ZGC and Shenandoah the pools' usage after a young cycle counts the garbage that cycle
             // promoted or allocated meanwhile: under flat-out allocation with a 40% live set it read above 92% of the
             // heap dozens of times a run (the coverage bench), and every release lost the sites' estimates. A
-            // whole-heap cycle is what frees that garbage, so the heap is judged after those only, at once.
+            // whole-heap cycle is what frees that garbage, so the heap is judged after what the whole-heap bean reports,
+            // at once: ZGC's major cycles only; generational Shenandoah's one bean reports its young cycles too.
             releaseIfCritical();
         }
         agent.signalCollection();
