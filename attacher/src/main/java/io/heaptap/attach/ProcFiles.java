@@ -170,6 +170,39 @@ final class ProcFiles {
         return false;
     }
 
+    /**
+     * An attach socket of the pid's name that belongs to a uid other than the JVM's: a leftover of an
+     * earlier process with the same pid that was killed (SIGKILL leaves the socket behind). HotSpot
+     * deletes such a leftover when it starts, but in sticky /tmp only its owner may, and the Attach API
+     * neither connects through another user's socket nor signals the JVM to make one while it is there.
+     * Empty when there is none, or /proc does not tell.
+     */
+    static Optional<String> foreignAttachSocket(long pid) {
+        OptionalInt jvm = uid(pid);
+        if (jvm.isEmpty()) {
+            return Optional.empty();
+        }
+        String name = ".java_pid" + pid;
+        Path inJvm = Path.of("/proc", Long.toString(pid), "root", "tmp", name);
+        Path host = Path.of("/tmp", name);
+        for (Path socket : new Path[] {inJvm, host}) {
+            try {
+                OptionalInt owner = FileOwner.uid(socket);
+                if (owner.isPresent() && owner.getAsInt() != jvm.getAsInt()) {
+                    Path shown = socket == inJvm && Files.exists(host) && Files.isSameFile(inJvm, host) ? host : socket;
+                    return Optional.of(shown + " belongs to " + FileOwner.describe(socket) + ", not to the JVM's uid "
+                            + jvm.getAsInt());
+                }
+                if (owner.isPresent()) {
+                    return Optional.empty();  // the JVM's own listener
+                }
+            } catch (IOException | SecurityException e) {
+                // absent, or not ours to look at: try the next place
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Whether heaptap's native library is mapped into the process; empty if /proc is not readable. */
     static Optional<Boolean> heaptapLoaded(long pid) {
         return mapsContain(pid, "/" + NativeLibrary.FILE_NAME);

@@ -21,6 +21,11 @@ final class VmAttach {
             throw new CannotAttachException(target.pid(), "pid " + target.pid() + " is stopped (SIGSTOP, Ctrl-Z or a debugger):"
                     + " heaptap attaches to running JVMs only; resume it (kill -CONT " + target.pid() + ") and try again");
         }
+        ProcFiles.foreignAttachSocket(target.pid()).ifPresent(socket -> {
+            throw new CannotAttachException(target.pid(), "cannot attach to pid " + target.pid() + ": its attach socket "
+                    + socket + " (left by an earlier process with this pid); the Attach API will not use it and the JVM"
+                    + " cannot replace it: its owner or root must delete it");
+        });
         try {
             return attachWithoutWaitingLong(target);
         } catch (AttachNotSupportedException e) {

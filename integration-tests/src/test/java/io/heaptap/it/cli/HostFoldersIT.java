@@ -82,6 +82,27 @@ class HostFoldersIT {
         }
     }
 
+    /**
+     * A JVM killed with SIGKILL leaves its attach socket in /tmp. A later JVM of another user that gets
+     * the same pid cannot delete it (sticky /tmp), and the Attach API refuses a socket not owned by the
+     * attacher: heaptap names the file and who must delete it (CI once met this by pid reuse).
+     */
+    @Test
+    void anAttachSocketAnotherUserLeftUnderThePidIsNamed() throws Exception {
+        try (TargetJvm target = TargetJvm.startWith(AS_4242, Jdk.current(), Allocator.class, List.of())) {
+            String pid = Long.toString(target.pid());
+            Path leftover = Files.createFile(Path.of("/tmp", ".java_pid" + pid));
+            try {
+                OneLineErrors.assertOneLineError(HeaptapCli.runWith(AS_4242, "capture", pid, "--duration", "1s"), 4,
+                        "its attach socket " + leftover + " belongs to root (uid 0), not to the JVM's uid 4242");
+            } finally {
+                Files.delete(leftover);
+            }
+            assertEquals(0, HeaptapCli.runWith(AS_4242, "capture", pid, "--duration", "1s").exitCode(),
+                    "once deleted, the JVM makes its own socket");
+        }
+    }
+
     /** Item 12: one mkdir per pid (3 s for all of them) made the default serve and MBean dumps fail. */
     @ParameterizedTest
     @MethodSource("jdks")

@@ -168,5 +168,12 @@ public final class TargetJvm implements AutoCloseable {
     public void close() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
+        // SIGKILL leaves the attach socket behind. A later JVM of another user that gets the same pid
+        // cannot delete it, and nothing can attach to that JVM (HostFoldersIT met this by pid reuse).
+        try {
+            Files.deleteIfExists(Path.of("/tmp", ".java_pid" + process.pid()));
+        } catch (IOException e) {
+            // another user's JVM got the pid already, or /tmp is not ours: nothing of ours to clean
+        }
     }
 }
