@@ -9,14 +9,18 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * A real target JVM started by a test: a workload class from the test classes, on a chosen JDK.
@@ -55,7 +59,9 @@ public final class TargetJvm implements AutoCloseable {
         cmd.add(Paths.workloadClassPath());
         cmd.add(main.getName());
         cmd.addAll(List.of(args));
-        TargetJvm jvm = new TargetJvm(new ProcessBuilder(cmd).start());
+        Process process = new ProcessBuilder(cmd).start();
+        clearLeftoversOfEarlierJvms(process);
+        TargetJvm jvm = new TargetJvm(process);
         jvm.awaitLine("ready", Duration.ofSeconds(30));
         return jvm;
     }
@@ -162,6 +168,35 @@ public final class TargetJvm implements AutoCloseable {
 
     public String stderr() {
         return stderr.toString();
+    }
+
+    /**
+     * The tests start thousands of processes and threads, so pids wrap: a new target can get the pid of an
+     * earlier JVM whose dump folder (/tmp/heaptap-PID) or attach socket (SIGKILL leaves it) is still there,
+     * perhaps another user's. Whatever of that name is older than this process is an earlier JVM's.
+     */
+    private static void clearLeftoversOfEarlierJvms(Process process) throws IOException {
+        Instant started = process.info().startInstant().orElse(Instant.now()).minusSeconds(1);
+        for (Path leftover : List.of(Path.of("/tmp", "heaptap-" + process.pid()), Path.of("/tmp", ".java_pid" + process.pid()))) {
+            try {
+                if (Files.getLastModifiedTime(leftover, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(started)) {
+                    deleteTree(leftover);
+                }
+            } catch (NoSuchFileException none) {
+                // nothing left there
+            }
+        }
+    }
+
+    private static void deleteTree(Path path) throws IOException {
+        if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+            try (Stream<Path> inside = Files.list(path)) {
+                for (Path p : (Iterable<Path>) inside::iterator) {
+                    deleteTree(p);
+                }
+            }
+        }
+        Files.deleteIfExists(path);
     }
 
     @Override
