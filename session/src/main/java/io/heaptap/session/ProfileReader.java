@@ -249,11 +249,11 @@ final class ProfileReader {
     }
 
     /**
-     * Only text and JSON show a census: the other formats (pprof, collapsed, OTLP, the flame graphs) have no place
+     * Only text, JSON and the HTML page show a census: the other formats (pprof, collapsed, OTLP) have no place
      * for one, and it would cost the application a second pause for nothing.
      */
     static boolean showsCensus(ProfileFormat format) {
-        return format == ProfileFormat.TEXT || format == ProfileFormat.JSON;
+        return format == ProfileFormat.TEXT || format == ProfileFormat.JSON || format == ProfileFormat.HTML;
     }
 
     /**

@@ -1,6 +1,6 @@
 // heaptap's web page: polls /api/status, and while a capture has data, redraws the two flame
 // graphs (/api/flamegraph) and the top-site tables (/api/top); while a leak watch runs, its ranking
-// (/api/leaks). Every asset comes from this server.
+// (/api/leaks); a class census when asked (/api/census). Every asset comes from this server.
 (function () {
   const $ = id => document.getElementById(id);
   const allocGraph = heaptapFlameGraph($('alloc-graph'), $('alloc-details'));
@@ -114,6 +114,12 @@
         + fmtBytes(h.estimatedSampledBytes) + ' (estimated); the class census names ' + fmtBytes(h.unexplainedBytes)
         + ' more, present before heaptap came or not explained by the sites; accounted for '
         + Math.round(100 * h.accountedShare) + '%', '']);
+      // The census counts every live object: the rest of the collector's figure is space it keeps beyond them.
+      const notLive = h.heapAfterGcBytes - h.censusBytes;
+      if (notLive > 0.02 * h.heapAfterGcBytes) {
+        lines.push(['the other ' + fmtBytes(notLive) + ' of the collector\'s figure holds no live object: space it keeps in use'
+          + ' beyond them, such as the pages ZGC did not compact, counted whole with their garbage', '']);
+      }
       const classes = h.classes.slice(0, 5).filter(c => c.unexplainedBytes > 0)
         .map(c => c.name + ' ' + fmtBytes(c.unexplainedBytes)).join(', ');
       if (classes) lines.push(['not explained by the sites, by class: ' + classes, '']);
@@ -189,6 +195,36 @@
     }
   }
 
+  // A census on demand: the classes with the most bytes and the rest as one row, with the pauses it cost.
+  async function takeCensus() {
+    const button = $('census-take');
+    button.disabled = true;
+    $('census-status').textContent = 'forcing a full GC, then counting every class…';
+    try {
+      showError(null);
+      const c = await call('POST', '/api/census?n=20');
+      const pct = b => c.censusBytes > 0 ? (100 * b / c.censusBytes).toFixed(1) : '0.0';
+      $('census-status').textContent = 'heap in use after the forced GC ' + fmtBytes(c.heapAfterGcBytes)
+        + (c.maxHeapBytes > 0 ? ' of ' + fmtBytes(c.maxHeapBytes) + ' max' : '') + '; census ' + fmtBytes(c.censusBytes) + ' in '
+        + c.censusInstances.toLocaleString('en') + ' objects; paused the application ' + fmtMillis(c.collectionPauseMillis)
+        + ' (collection) and ' + fmtMillis(c.censusPauseMillis) + ' (census)';
+      const rows = c.classes.slice();
+      if (c.otherClasses.classes > 0) {
+        rows.push({name: '(' + c.otherClasses.classes.toLocaleString('en') + ' other classes)',
+          bytes: c.otherClasses.bytes, instances: c.otherClasses.instances});
+      }
+      fillTable('census-table', rows, r => [[fmtBytes(r.bytes), true], [pct(r.bytes), true],
+        [r.instances.toLocaleString('en'), true], named(r.name)]);
+      document.body.dataset.censusDrawn = String(Date.now());
+    } catch (e) {
+      $('census-status').textContent = 'no census';
+      showError(e);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  $('census-take').onclick = takeCensus;
   $('start').onclick = () => act('POST', '/api/start?duration=' + encodeURIComponent($('duration').value)
     + '&interval=' + encodeURIComponent($('interval').value) + '&live=' + $('live').checked);
   $('stop').onclick = () => act('POST', '/api/stop');

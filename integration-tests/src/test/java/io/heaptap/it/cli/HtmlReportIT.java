@@ -34,7 +34,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The HTML report ({@code --format html}) in a real headless Chromium, opened from a file as a user
  * opens it: the sites table with intervals beside the flame graph, what GC and heaptap cost, a row
- * that highlights its frames, and nothing wider than the window at 1,400 and 1,000 px. Screenshots are
+ * that highlights its frames, the class census of {@code --gc}, and nothing wider than the window at
+ * 1,400 and 1,000 px. Screenshots are
  * kept as integration-tests/target/it-work/html-report-WIDTH.png.
  */
 class HtmlReportIT {
@@ -45,7 +46,7 @@ class HtmlReportIT {
         Path work = Paths.workDir("html-report");
         Path report = work.resolve("report.html");
         try (TargetJvm target = TargetJvm.start(Jdk.newest(), Allocator.class)) {
-            HeaptapCli.Result r = HeaptapCli.run("capture", Long.toString(target.pid()), "--duration", "2s",
+            HeaptapCli.Result r = HeaptapCli.run("capture", Long.toString(target.pid()), "--duration", "2s", "--gc",
                     "--out", report.toString());
             assertEquals(0, r.exitCode(), r::toString);
         }
@@ -65,13 +66,19 @@ class HtmlReportIT {
                 assertTrue(browser.findElement(By.id("cost")).getText().contains("sample callback"),
                         "what heaptap cost is shown: " + browser.findElement(By.id("cost")).getText());
                 assertTrue(browser.findElements(By.cssSelector("#chart rect")).size() > 3, "the flame graph is drawn");
+                // --gc: the whole heap by class after the forced collection, exact, the rest as one row.
+                List<WebElement> classes = browser.findElements(By.cssSelector("#census-table tbody tr"));
+                assertTrue(classes.size() >= 2 && classes.get(classes.size() - 1).getText().contains("other classes)"),
+                        "the census's classes and the rest: " + classes.size());
+                assertTrue(browser.findElement(By.id("census-lines")).getText().contains("heap in use after GC"),
+                        browser.findElement(By.id("census-lines")).getText());
 
                 JavascriptExecutor js = (JavascriptExecutor) browser;
                 Object overflow = js.executeScript("return document.documentElement.scrollWidth - window.innerWidth;");
                 assertTrue(((Number) overflow).longValue() <= 0, width + " px: the page is wider than the window by " + overflow);
                 // Figures are never cut: every number and heading fits its cell (names may end in an ellipsis,
                 // with the whole name in the tooltip).
-                Object cut = js.executeScript("return Array.from(document.querySelectorAll('#sites td.num, #sites th'))"
+                Object cut = js.executeScript("return Array.from(document.querySelectorAll('td.num, th'))"
                         + ".filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent).join(' | ');");
                 assertEquals("", cut, width + " px: cut cells");
 

@@ -94,6 +94,15 @@ class WebPageIT {
                 wait.until(b -> "stopped".equals(status.getAttribute("data-state")));
                 assertEquals("", browser.findElement(By.id("error")).getText(), "no error shown");
 
+                // A census on demand: the whole heap by class, exact, with the pauses it cost.
+                browser.findElement(By.id("census-take")).click();
+                wait.until(b -> b.findElements(By.cssSelector("#census-table tbody tr")).size() >= 2);
+                String census = browser.findElement(By.id("census-status")).getText();
+                assertTrue(census.matches("heap in use after the forced GC [0-9.]+ [KMG]iB of [0-9.]+ [KMG]iB max; census .*"), census);
+                String biggest = browser.findElement(By.cssSelector("#census-table tbody tr")).getText();
+                assertTrue(biggest.matches("[0-9.]+ [KMG]?i?B [0-9.]+ [0-9,]+ \\S+.*"), "bytes, share, instances, class: " + biggest);
+                assertEquals("", browser.findElement(By.id("error")).getText(), "no error shown");
+
                 // A leak watch with a forced GC: the page shows the whole heap after it, what the sampled sites
                 // explain and what the class census names for the rest.
                 WebElement every = browser.findElement(By.id("leak-every"));

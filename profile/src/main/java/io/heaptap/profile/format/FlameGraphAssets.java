@@ -8,12 +8,17 @@ import io.heaptap.profile.CaptureInfo;
 import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.SamplingCost;
 import io.heaptap.profile.TopSites;
+import io.heaptap.profile.census.ClassCensus;
+import io.heaptap.profile.census.ClassCount;
+import io.heaptap.profile.census.DumpCensus;
+import io.heaptap.profile.census.DumpCensusText;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 
@@ -95,12 +100,46 @@ public final class FlameGraphAssets {
             }
         }
         data.endArray();
+        writeCensus(data, profile.census());
         data.name("alloc");
         FlameTree.of("all allocations", profile.sites(), AllocationSite::estimatedBytes).writeJson(data);
         data.name("live");
         FlameTree.of("proven live objects", profile.sites(), s -> s.live().proven().bytes().value()).writeJson(data);
         data.endObject();
         return data.toString();
+    }
+
+    /**
+     * The whole heap after a dump's forced collection ({@code --gc}): the census's heading and summary as
+     * the text report words them, and its rows as figures for the page's table; null without a census.
+     */
+    private static void writeCensus(JsonOutput data, DumpCensus dc) {
+        data.name("census");
+        if (dc == null) {
+            data.value((String) null);
+            return;
+        }
+        List<String> lines = DumpCensusText.lines(dc);
+        data.beginObject().name("lines").beginArray();
+        lines.subList(0, Math.min(2, lines.size())).forEach(line -> data.value(line.strip()));
+        data.endArray().name("classes").beginArray();
+        if (dc.taken()) {
+            ClassCensus c = dc.census();
+            c.top().forEach(row -> writeClass(data, row.name(), row, c.totalBytes()));
+            if (c.restClasses() > 0) {
+                writeClass(data, "(" + c.restClasses() + " other classes)", c.rest(), c.totalBytes());
+            }
+        }
+        data.endArray().field("taken", dc.taken()).endObject();
+    }
+
+    private static void writeClass(JsonOutput data, String name, ClassCount row, long totalBytes) {
+        data.beginObject()
+                .field("name", name)
+                .field("bytes", row.bytes())
+                .field("percent", totalBytes > 0 ? 100.0 * row.bytes() / totalBytes : 0)
+                .field("instances", row.instances())
+                .endObject();
     }
 
     /**

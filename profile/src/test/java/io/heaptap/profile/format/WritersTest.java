@@ -23,6 +23,9 @@ import io.heaptap.profile.LiveStats;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.TrackedObject;
 import io.heaptap.profile.TargetInfo;
+import io.heaptap.profile.census.ClassCensus;
+import io.heaptap.profile.census.ClassCount;
+import io.heaptap.profile.census.DumpCensus;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -217,6 +220,24 @@ class WritersTest {
         assertTrue(h.contains("d3.hierarchy"));
         assertTrue(h.contains("\"n\":\"app.Parser.parse(Parser.java:7)\""), "frames are in the embedded data");
         assertTrue(!h.contains("src=\"http") && !h.contains("href=\"http"), "nothing loaded from the network");
+    }
+
+    @Test
+    void htmlCarriesTheDumpsCensusOrWhyThereIsNone() {
+        ClassCensus c = new ClassCensus(0, 3 << 20, 64 << 20, 12, List.of(new ClassCount("app.Order", 10, 2 << 20)),
+                new ClassCount("9 other classes", 100, 1 << 20), 9, 110, 3 << 20);
+        String taken = html(profile().withCensus(DumpCensus.of(c)));
+        assertTrue(taken.contains("{\"name\":\"app.Order\",\"bytes\":2097152,\"percent\":66.667"), taken);
+        assertTrue(taken.contains("\"name\":\"(9 other classes)\",\"bytes\":1048576"), "the rest as one row");
+        assertTrue(taken.contains("\"taken\":true"));
+        String refused = html(profile().withCensus(DumpCensus.refused("the JVM refused it")));
+        assertTrue(refused.contains("\"census\":{\"lines\":[\"Class census: not taken (the JVM refused it)\"],\"classes\":[],"
+                + "\"taken\":false}"), refused);
+        assertTrue(text(ProfileFormat.HTML).contains("\"census\":null"), "no census without --gc");
+    }
+
+    private static String html(AllocationProfile p) {
+        return new String(ProfileWriter.toBytes(p, ProfileFormat.HTML), StandardCharsets.UTF_8);
     }
 
     @Test
