@@ -40,6 +40,11 @@ final class LeakHeapText {
                 HumanUnits.formatBytes(a.sampledBytes()), HumanUnits.formatBytes(a.unexplainedBytes())));
         sb.append(TerminalText.format(Locale.ROOT, "  accounted for: %s, %.1f%% of the heap after GC%n", HumanUnits.formatBytes(a.accountedBytes()),
                 100 * a.accountedShare()));
+        if (a.notLiveWorthSaying()) {
+            sb.append(TerminalText.format(Locale.ROOT, "  the other %s (%.1f%%) of the collector's figure holds no live object (the census counts"
+                    + " every one): space the collector keeps in use beyond them, such as the pages ZGC did not compact, which it counts"
+                    + " whole with their garbage%n", HumanUnits.formatBytes(a.notLiveBytes()), 100.0 * a.notLiveBytes() / a.heapAfterGcBytes()));
+        }
         sb.append(TerminalText.format(Locale.ROOT, "  %12s %12s %12s  %s%n", "not explained", "census", "instances", "class"));
         double otherUnexplained = a.restUnexplainedBytes();
         int others = a.restClasses();

@@ -39,6 +39,7 @@ class LeakHeapReportTest {
         assertTrue(text.contains("the sampled sites explain"), text);
         assertTrue(text.contains("present before heaptap came, or not explained by the sampled sites"), text);
         assertTrue(text.contains("accounted for: "), text);
+        assertFalse(text.contains("holds no live object"), "1% beyond the census is not worth a line: " + text);
         assertTrue(text.contains("class byte[] grew +60.0 MiB/min (exact, by census); this site's part"), text);
         assertTrue(text.contains("time to OOM: "), text);
         assertTrue(text.contains("(500 other classes)"), text);
@@ -46,6 +47,15 @@ class LeakHeapReportTest {
         String html = new String(LeakFormat.HTML.render(r), StandardCharsets.UTF_8);
         assertTrue(html.contains("\"classGrowth\":[{\"name\":\"byte[]\""), "the page's data carries the census");
         assertTrue(html.contains("Time to OOM"));
+    }
+
+    /** Generational ZGC after a forced collection: 560 MiB in use, 522 MiB live by census, the rest garbage in whole pages. */
+    @Test
+    void whatTheCollectorsFigureHoldsBeyondTheLiveObjectsIsSaid() {
+        LeakReport r = report(Censuses.growing(12, Synthetic.MB, 80 * Censuses.MB));
+        assertEquals(80 * Censuses.MB, r.heap().account().notLiveBytes());
+        String text = new String(LeakFormat.TEXT.render(r), StandardCharsets.UTF_8);
+        assertTrue(text.matches("(?s).*the other 80\\.0 MiB \\([0-9.]+%\\) of the collector's figure holds no live object.*"), text);
     }
 
     @Test
