@@ -68,7 +68,7 @@ final class CaptureRun {
         if (interrupted) {
             heaptap.stop();
         }
-        write(connection, liveView.dump(heaptap), output);
+        write(connection, liveView.dump(heaptap, output.format()), output);
         return interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
     }
 

@@ -56,7 +56,7 @@ final class DemoCommand implements Callable<Integer> {
                 try (AgentConnection connection = AgentConnection.open(target)) {
                     ExitCode code = CaptureRun.follow(connection, started, options, Output.resolve("text", null), LiveViewFlags.NONE,
                             interruption);
-                    CaptureRun.write(connection, LiveViewFlags.NONE.dump(connection.heaptap()), htmlOut);
+                    CaptureRun.write(connection, LiveViewFlags.NONE.dump(connection.heaptap(), htmlOut.format()), htmlOut);
                     System.err.println("heaptap: open " + htmlOut.file() + " in a browser for the flame graph");
                     return code.code();
                 }

@@ -29,7 +29,7 @@ final class DumpCommand extends TargetCommand {
 
     @Override
     ExitCode run(AgentConnection connection) throws Exception {
-        CaptureRun.write(connection, liveView.dump(connection.heaptap()), output);
+        CaptureRun.write(connection, liveView.dump(connection.heaptap(), output.format()), output);
         return ExitCode.OK;
     }
 }

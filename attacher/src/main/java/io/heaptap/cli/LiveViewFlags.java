@@ -5,6 +5,7 @@ import io.heaptap.cli.args.Flag;
 import io.heaptap.jmx.HeaptapMXBean;
 import io.heaptap.profile.AllocationProfile;
 import io.heaptap.profile.LiveFilter;
+import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.wire.options.CaptureOptions;
 
 import java.io.IOException;
@@ -33,8 +34,11 @@ record LiveViewFlags(String minAge, long minGcs, boolean gc) {
         return CaptureOptions.parseFilter(minAge, minGcs);
     }
 
-    /** The profile with this live view, fetched undecoded and decoded here ({@link RemoteProfile}). */
-    AllocationProfile dump(HeaptapMXBean heaptap) throws IOException {
-        return RemoteProfile.fetch(heaptap, validate(), gc);
+    /**
+     * The profile with this live view, fetched undecoded and decoded here ({@link RemoteProfile}); with the class
+     * census of --gc only when {@code format} shows one.
+     */
+    AllocationProfile dump(HeaptapMXBean heaptap, ProfileFormat format) throws IOException {
+        return RemoteProfile.fetch(heaptap, validate(), gc, format.showsCensus());
     }
 }

@@ -27,12 +27,14 @@ final class RemoteProfile {
     private RemoteProfile() {
     }
 
-    static AllocationProfile fetch(HeaptapMXBean bean, LiveFilter filter, boolean gc) throws IOException {
+    /** {@code census}: take a class census after the forced collection of {@code gc} (for a format that shows one). */
+    static AllocationProfile fetch(HeaptapMXBean bean, LiveFilter filter, boolean gc, boolean census) throws IOException {
         RawDumpsMXBean heaptap = rawDumps(bean);
-        String id = heaptap.openRawDump(gc);
+        boolean withCensus = gc && census;
+        String id = heaptap.openRawDump(gc, withCensus);
         try {
             AllocationProfile profile = RawDump.read(new Chunks(heaptap, id), filter);
-            return gc ? profile.withCensus(census(heaptap, id)) : profile;
+            return withCensus ? profile.withCensus(census(heaptap, id)) : profile;
         } finally {
             try {
                 heaptap.closeRawDump(id);

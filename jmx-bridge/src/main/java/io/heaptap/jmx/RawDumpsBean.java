@@ -15,9 +15,9 @@ final class RawDumpsBean implements RawDumpsMXBean {
     }
 
     @Override
-    public String openRawDump(boolean gc) {
+    public String openRawDump(boolean gc, boolean census) {
         try (NativeAgent.HeaptapWork work = NativeAgent.heaptapWork()) {
-            return controller.openRawDump(gc);
+            return controller.openRawDump(gc, census);
         } catch (RuntimeException e) {
             throw JdkExceptions.plain(e);
         }

@@ -7,8 +7,11 @@ package io.heaptap.jmx;
  * without reads), so nothing but the CLI should open one.
  */
 public interface RawDumpsMXBean {
-    /** Opens the current or last capture undecoded; with gc, after a full collection (which pauses the application). */
-    String openRawDump(boolean gc);
+    /**
+     * Opens the current or last capture undecoded; with gc, after a full collection (which pauses the application),
+     * and with census, a class census right after that collection (a second pause, for a format that shows one).
+     */
+    String openRawDump(boolean gc, boolean census);
 
     /** Up to maxBytes (at most 256 KiB) of an open raw dump from offset; empty at its end. */
     byte[] readRawDump(String id, long offset, int maxBytes);

@@ -466,10 +466,11 @@ public final class Controller {
      * Opens a raw dump ({@link RawDump}) of the current or last capture for a client that decodes it
      * itself (the CLI): the capture stays in native memory and is read in chunks, so the target's
      * heap holds one chunk at a time, whatever the profile's size. {@code gc} forces a full
-     * collection first, as for {@link #profile}. Returns the dump's id.
+     * collection first, as for {@link #profile}, and with {@code census} takes a class census right
+     * after it (a second pause: only for a format that shows one). Returns the dump's id.
      */
-    public String openRawDump(boolean gc) {
-        return reader.openRawDump(gc);
+    public String openRawDump(boolean gc, boolean census) {
+        return reader.openRawDump(gc, census);
     }
 
     /** Up to {@code maxBytes} of a raw dump from {@code offset} (at most 256 KiB); empty at its end. */

@@ -63,7 +63,7 @@ final class ProfileReader {
     /** See {@link Controller#withProfile}. */
     <T> T withProfile(LiveFilter filter, boolean gc, ProfileFormat format, Function<AllocationProfile, T> use) {
         return withinBudget(() -> {
-            AllocationProfile profile = profileNow(filter, gc, null, gc && showsCensus(format));
+            AllocationProfile profile = profileNow(filter, gc, null, gc && format != null && format.showsCensus());
             sampling.fetched();
             return profile;
         }, format, false, use);
@@ -248,13 +248,6 @@ final class ProfileReader {
         return taken == null ? profile : profile.withCensus(taken);
     }
 
-    /**
-     * Only text, JSON and the HTML page show a census: the other formats (pprof, collapsed, OTLP) have no place
-     * for one, and it would cost the application a second pause for nothing.
-     */
-    static boolean showsCensus(ProfileFormat format) {
-        return format == ProfileFormat.TEXT || format == ProfileFormat.JSON || format == ProfileFormat.HTML;
-    }
 
     /**
      * The census right after the forced collection of {@link Sampling#prove}, which warns (and only then) when
@@ -281,7 +274,7 @@ final class ProfileReader {
     }
 
     /** See {@link Controller#openRawDump}. */
-    String openRawDump(boolean gc) {
+    String openRawDump(boolean gc, boolean withCensus) {
         synchronized (sampling) {
             rawDumps.admit();  // busy is refused before the snapshot (or a forced collection) is made
             RawSnapshot snapshot;
@@ -289,7 +282,7 @@ final class ProfileReader {
             List<String> warnings = new ArrayList<>();
             LiveProof proof = sampling.prove(gc, warnings);
             // Bounded JSON (DumpCensus.TOP rows and the rest, a few KiB) kept with the dump until the CLI has read it.
-            String census = gc ? DumpCensusJson.toJson(censusAfter(warnings, began)) : "";
+            String census = gc && withCensus ? DumpCensusJson.toJson(censusAfter(warnings, began)) : "";
             CounterWindow counted = sampling.requireCaptured().counted();
             // A window's counters go with the dump (the CLI applies them): they stay on the heap until it closes.
             HeapBudget.Reservation held = counted.heapBytes() == 0 ? null

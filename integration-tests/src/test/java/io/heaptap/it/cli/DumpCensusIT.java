@@ -10,6 +10,7 @@ import io.heaptap.it.support.HeaptapCli.Result;
 import io.heaptap.it.support.Http;
 import io.heaptap.it.support.Http.Reply;
 import io.heaptap.it.support.Jdk;
+import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.support.Wait;
@@ -32,10 +33,18 @@ import org.junit.jupiter.params.provider.MethodSource;
 class DumpCensusIT {
     static final long MIB = 1L << 20;
 
+    /** The target's heap inspections so far: its stdout read up to a mark it echoes now. */
+    private static long heapInspections(TargetJvm target, String mark) throws Exception {
+        target.send("echo " + mark);
+        target.awaitLine(mark, Duration.ofSeconds(30));
+        return target.stdout().lines().filter(l -> l.contains("HeapInspection")).count();
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.heaptap.it.support.Jdk#all")
     void dumpWithGcCarriesACensusThatAccountsForTheHeap(Jdk jdk) throws Exception {
-        try (TargetJvm target = TargetJvm.start(jdk, CensusLeak.class, List.of("-Xmx2g", "-XX:+UseG1GC"))) {
+        // Each safepoint in the target's stdout: a census is a heap inspection (VM operation GC_HeapInspection).
+        try (TargetJvm target = TargetJvm.start(jdk, CensusLeak.class, List.of("-Xmx2g", "-XX:+UseG1GC", "-Xlog:safepoint=info:stdout"))) {
             target.send("leak");
             target.awaitLine("leaking", Duration.ofSeconds(30));
             String pid = Long.toString(target.pid());
@@ -70,6 +79,15 @@ class DumpCensusIT {
             assertEquals(0, text.exitCode(), text::toString);
             assertTrue(text.out().contains("Class census after the forced collection"), text::toString);
             assertTrue(text.out().lines().anyMatch(l -> l.endsWith("  byte[]")), text::toString);
+
+            // pprof has no place for a census: dump --gc in it collects once and takes none (no second pause).
+            long inspections = heapInspections(target, "before-pprof");
+            Result pprof = HeaptapCli.run("dump", pid, "--gc", "--format", "pprof", "--out", Paths.workDir("dump-census").resolve("gc.pb.gz").toString());
+            assertEquals(0, pprof.exitCode(), pprof::toString);
+            assertEquals(inspections, heapInspections(target, "after-pprof"), "dump --gc --format pprof took a census");
+            assertEquals(0, HeaptapCli.run("dump", pid, "--gc", "--format", "html", "--out",
+                    Paths.workDir("dump-census").resolve("gc.html").toString()).exitCode());
+            assertEquals(inspections + 1, heapInspections(target, "after-html"), "html shows a census: one heap inspection");
 
             Result plain = HeaptapCli.run("dump", pid, "--format", "json");
             assertEquals(0, plain.exitCode(), plain::toString);

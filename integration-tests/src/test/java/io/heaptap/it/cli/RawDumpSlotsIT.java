@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and status, paths and the target's own decoding go on, as they need no client's slot.
  */
 class RawDumpSlotsIT {
-    static final String[] GC = {"boolean"};
+    static final String[] GC = {"boolean", "boolean"};
     static final String[] ID = {"java.lang.String"};
 
     static List<Jdk> jdks() {
@@ -52,9 +52,9 @@ class RawDumpSlotsIT {
             MBeanServerConnection s = c.getMBeanServerConnection();
             List<String> held = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                held.add((String) s.invoke(Jmx.RAW_DUMPS, "openRawDump", new Object[] {false}, GC));
+                held.add((String) s.invoke(Jmx.RAW_DUMPS, "openRawDump", new Object[] {false, false}, GC));
             }
-            Exception busy = assertThrows(Exception.class, () -> s.invoke(Jmx.RAW_DUMPS, "openRawDump", new Object[] {false}, GC));
+            Exception busy = assertThrows(Exception.class, () -> s.invoke(Jmx.RAW_DUMPS, "openRawDump", new Object[] {false, false}, GC));
             assertTrue(messages(busy).contains("busy: 3 raw dumps are being read"), busy::toString);
 
             Result status = HeaptapCli.run("status", pid);

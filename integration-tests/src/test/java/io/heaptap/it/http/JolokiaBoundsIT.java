@@ -191,9 +191,9 @@ class JolokiaBoundsIT {
     void rawDumpOperationsAreRefusedThroughJolokia(Jdk jdk) throws Exception {
         try (TargetJvm target = TargetJvm.start(jdk, Allocator.class)) {
             Http http = HttpEndpoint.serve(target.pid());
-            for (String op : List.of("openRawDump", "openRawDump(boolean)", "openRawDump(boolean)", "openRawDump", "openRawDump",
+            for (String op : List.of("openRawDump", "openRawDump(boolean,boolean)", "openRawDump(boolean,boolean)", "openRawDump", "openRawDump",
                     "readRawDump(java.lang.String,long,int)", "closeRawDump(java.lang.String)")) {
-                String args = op.startsWith("openRawDump") ? "[false]" : op.startsWith("readRawDump") ? "[\"1\",0,100]" : "[\"1\"]";
+                String args = op.startsWith("openRawDump") ? "[false,false]" : op.startsWith("readRawDump") ? "[\"1\",0,100]" : "[\"1\"]";
                 Reply r = http.post("/jolokia/", ("{\"type\":\"exec\",\"mbean\":\"io.heaptap:type=Heaptap\",\"operation\":\"" + op
                         + "\",\"arguments\":" + args + "}").getBytes(StandardCharsets.UTF_8), "Content-Type", "application/json");
                 assertEquals(200, r.status(), r.toString());

@@ -20,6 +20,11 @@ final class Commands {
             if (command.equals("exit")) {
                 System.exit(0);
             }
+            if (command.startsWith("echo ")) {
+                // A mark in the target's stdout: every line the JVM wrote before it (a -Xlog line too) is read once it is.
+                System.out.println(command.substring("echo ".length()));
+                continue;
+            }
             handler.accept(command);
         }
     }

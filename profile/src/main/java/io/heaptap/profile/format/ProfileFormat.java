@@ -32,6 +32,14 @@ public enum ProfileFormat {
         return extension;
     }
 
+    /**
+     * Whether the format shows a dump's class census (text, JSON, the HTML page). pprof, collapsed and OTLP have no
+     * place for one, so a dump in them takes none: it would cost the application a second pause for nothing.
+     */
+    public boolean showsCensus() {
+        return this == TEXT || this == JSON || this == HTML;
+    }
+
     public String id() {
         return name().toLowerCase(Locale.ROOT);
     }
