@@ -207,7 +207,9 @@
       $('census-status').textContent = 'heap in use after the forced GC ' + fmtBytes(c.heapAfterGcBytes)
         + (c.maxHeapBytes > 0 ? ' of ' + fmtBytes(c.maxHeapBytes) + ' max' : '') + '; census ' + fmtBytes(c.censusBytes) + ' in '
         + c.censusInstances.toLocaleString('en') + ' objects; paused the application ' + fmtMillis(c.collectionPauseMillis)
-        + ' (collection) and ' + fmtMillis(c.censusPauseMillis) + ' (census)';
+        + ' (collection) and ' + fmtMillis(c.censusPauseMillis) + ' (census)'
+        + (c.censusBytes > 1.02 * c.heapAfterGcBytes ? '; the census counted ' + fmtBytes(c.censusBytes - c.heapAfterGcBytes)
+          + ' more: what the application allocated between the collection and the census, dead or not' : '');
       const rows = c.classes.slice();
       if (c.otherClasses.classes > 0) {
         rows.push({name: '(' + c.otherClasses.classes.toLocaleString('en') + ' other classes)',

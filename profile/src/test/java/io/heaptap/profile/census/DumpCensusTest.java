@@ -26,6 +26,19 @@ class DumpCensusTest {
                 10_000 + named * 1000L, total);
     }
 
+    /** A census taken while the application allocates fast counts what it allocated after the collection too. */
+    @Test
+    void aCensusAboveTheCollectorsFigureSaysWhy() {
+        ClassCensus near = census(3);  // 1 MiB below the figure
+        assertFalse(String.join("\n", DumpCensusText.lines(DumpCensus.of(near))).contains("more:"));
+        ClassCensus busy = new ClassCensus(0, 5 * MB, 256 * MB, 48, List.of(new ClassCount("long[]", 67, 20 * MB)),
+                new ClassCount("9 other classes", 100, 6 * MB), 9, 167, 26 * MB);
+        String said = String.join("\n", DumpCensusText.lines(DumpCensus.of(busy)));
+        assertTrue(said.contains("census 26.0 MiB in 167 objects; the census counted 21.0 MiB more: what the application"
+                + " allocated between the collection and the census, dead or not"), said);
+        assertTrue(CensusText.of(new CensusReading(busy, 300), 42).contains("the census counted 21.0 MiB more"));
+    }
+
     @Test
     void itReadsBackAsWrittenWithAtMostItsTopRowsAndTheRestSummed() {
         ClassCensus many = census(DumpCensus.TOP + 30);
