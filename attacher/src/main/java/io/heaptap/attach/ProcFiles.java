@@ -158,9 +158,9 @@ final class ProcFiles {
      * namespace.
      */
     static boolean attachListenerRunning(long pid) {
-        for (Path tmp : new Path[] {Path.of("/proc", Long.toString(pid), "root", "tmp"), Path.of("/tmp")}) {
+        for (Path socket : attachSockets(pid)) {
             try {
-                if (Files.exists(tmp.resolve(".java_pid" + pid))) {
+                if (Files.exists(socket)) {
                     return true;
                 }
             } catch (SecurityException e) {
@@ -168,6 +168,12 @@ final class ProcFiles {
             }
         }
         return false;
+    }
+
+    /** Where the JVM's attach socket is: its own /tmp, as /proc/pid/root shows it, then this process's /tmp. */
+    private static Path[] attachSockets(long pid) {
+        String name = ".java_pid" + pid;
+        return new Path[] {Path.of("/proc", Long.toString(pid), "root", "tmp", name), Path.of("/tmp", name)};
     }
 
     /**
@@ -182,10 +188,10 @@ final class ProcFiles {
         if (jvm.isEmpty()) {
             return Optional.empty();
         }
-        String name = ".java_pid" + pid;
-        Path inJvm = Path.of("/proc", Long.toString(pid), "root", "tmp", name);
-        Path host = Path.of("/tmp", name);
-        for (Path socket : new Path[] {inJvm, host}) {
+        Path[] sockets = attachSockets(pid);
+        Path inJvm = sockets[0];
+        Path host = sockets[1];
+        for (Path socket : sockets) {
             try {
                 OptionalInt owner = FileOwner.uid(socket);
                 if (owner.isPresent() && owner.getAsInt() != jvm.getAsInt()) {
