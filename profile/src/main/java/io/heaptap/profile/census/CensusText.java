@@ -16,10 +16,7 @@ public final class CensusText {
         sb.append(TerminalText.format(Locale.ROOT, "pid %d: class census after a forced whole-heap collection (exact counts, not estimates;"
                 + " the application paused %d ms for the collection and %d ms for the census)%n", pid, reading.collectionPauseMillis(),
                 c.pauseMillis()));
-        sb.append(TerminalText.format(Locale.ROOT, "  heap in use after GC %s (the collector's figure)%s; census %s in %s objects%s%n",
-                HumanUnits.formatBytes(c.heapAfterGcBytes()),
-                c.maxHeapBytes() > 0 ? " of " + HumanUnits.formatBytes(c.maxHeapBytes()) + " max" : "",
-                HumanUnits.formatBytes(c.totalBytes()), HumanUnits.formatCount(c.totalInstances()), c.aboveHeapAfterGc()));
+        sb.append(TerminalText.format(Locale.ROOT, "  %s%n", c.heapLine()));
         sb.append(TerminalText.format(Locale.ROOT, "  %12s %7s %14s  %s%n", "bytes", "share", "instances", "class"));
         for (ClassCount row : c.top()) {
             sb.append(row(row.bytes(), c.totalBytes(), row.instances(), TerminalText.escape(row.name())));

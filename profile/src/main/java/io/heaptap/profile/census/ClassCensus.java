@@ -3,6 +3,7 @@ package io.heaptap.profile.census;
 import io.heaptap.profile.HumanUnits;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * An exact census of the heap per class, taken right after a whole-heap collection heaptap forced:
@@ -41,6 +42,13 @@ public record ClassCensus(long atMillis, long heapAfterGcBytes, long maxHeapByte
     /** Classes with live objects this census counted: those named and those in the rest. */
     public int classCount() {
         return top.size() + restClasses;
+    }
+
+    /** The census's summary line as a census and a dump's census word it: the collector's figure, then the census's. */
+    public String heapLine() {
+        return String.format(Locale.ROOT, "heap in use after GC %s (the collector's figure)%s; census %s in %s objects%s",
+                HumanUnits.formatBytes(heapAfterGcBytes), maxHeapBytes > 0 ? " of " + HumanUnits.formatBytes(maxHeapBytes) + " max" : "",
+                HumanUnits.formatBytes(totalBytes), HumanUnits.formatCount(totalInstances), aboveHeapAfterGc());
     }
 
     /**

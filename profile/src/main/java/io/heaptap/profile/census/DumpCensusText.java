@@ -20,10 +20,7 @@ public final class DumpCensusText {
         ClassCensus c = dc.census();
         lines.add(String.format(Locale.ROOT, "Class census after the forced collection (exact counts, not estimates; the census paused"
                 + " the application %d ms after the collection)", c.pauseMillis()));
-        lines.add(String.format(Locale.ROOT, "  heap in use after GC %s (the collector's figure)%s; census %s in %s objects%s",
-                HumanUnits.formatBytes(c.heapAfterGcBytes()),
-                c.maxHeapBytes() > 0 ? " of " + HumanUnits.formatBytes(c.maxHeapBytes()) + " max" : "",
-                HumanUnits.formatBytes(c.totalBytes()), HumanUnits.formatCount(c.totalInstances()), c.aboveHeapAfterGc()));
+        lines.add("  " + c.heapLine());
         lines.add(String.format(Locale.ROOT, "  %12s %7s %14s  %s", "bytes", "share", "instances", "class"));
         for (ClassCount row : c.top()) {
             lines.add(row(row.bytes(), c.totalBytes(), row.instances(), row.name()));
