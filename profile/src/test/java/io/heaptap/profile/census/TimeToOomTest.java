@@ -69,4 +69,42 @@ class TimeToOomTest {
         assertNull(TimeToOom.of(List.of(new TimeToOom.Point(0, 1), new TimeToOom.Point(1, 2)), 100));
         assertNull(TimeToOom.of(List.of(new TimeToOom.Point(0, 1), new TimeToOom.Point(1, 2), new TimeToOom.Point(2, 3)), 0));
     }
+
+    /**
+     * A watch's last reading misleads the most, as #36's scenario showed on JDK 25 (bench/RESULTS.md): a cache caught
+     * half-built at the last collection lifted it by 3 MiB, and a least-squares line 11% above the leak. A line through
+     * the middle of the readings stays on the leak.
+     */
+    @Test
+    void aLiftedLastReadingLeavesTheTrueTimeInsideTheInterval() {
+        List<TimeToOom.Point> points = new ArrayList<>();
+        Random random = new Random(25);
+        for (int i = 1; i <= 12; i++) {  // 6,144,000 bytes a minute on 1,100 MB, every 10 s, some 50 KB of noise
+            long heap = 1_100_000_000L + i * 1_024_000L + Math.round(random.nextGaussian() * 50_000);
+            points.add(new TimeToOom.Point(i * 10_000L, heap + (i == 12 ? 3 * MB : 0)));
+        }
+        TimeToOom t = TimeToOom.of(points, 4_096 * MB);
+        double truth = (4_096.0 * MB - (1_100_000_000L + 12 * 1_024_000L)) / 6_144_000 * 60_000;
+        assertTrue(t.trend(), t::toString);
+        assertTrue(t.millisLow() <= truth && truth <= t.millisHigh(), () -> "truth " + truth + " outside " + t);
+        assertEquals(6_144_000, t.bytesPerMinute(), 0.02 * 6_144_000, t::toString);
+    }
+
+    /**
+     * The heap after GC of one watch of #36's scenario (JDK 25, G1 4 GiB, a leak of 6,144,000 bytes a minute): it rose at
+     * every one of 12 collections, but bent a little, so its residuals looked strongly correlated and a widening for them
+     * alone left no interval at all. Rising between every two readings is a trend, and the interval holds the true time.
+     */
+    @Test
+    void aHeapRisingAtEveryCollectionIsATrend() {
+        long[][] readings = {{10266, 1125253232L}, {20267, 1126296016L}, {30263, 1127342936L}, {40275, 1128370304L}, {50227, 1129414256L}, {60277, 1130442544L}, {70296, 1131488928L}, {80275, 1132514624L}, {90301, 1133568064L}, {100311, 1134651128L}, {110366, 1135680752L}, {120272, 1136727688L}};
+        List<TimeToOom.Point> points = new ArrayList<>();
+        for (long[] r : readings) {
+            points.add(new TimeToOom.Point(r[0], r[1]));
+        }
+        TimeToOom t = TimeToOom.of(points, 4_096 * MB);
+        double truth = (4_096.0 * MB - readings[readings.length - 1][1]) / 6_144_000 * 60_000;
+        assertTrue(t.trend(), t::toString);
+        assertTrue(t.millisLow() <= truth && truth <= t.millisHigh(), () -> "truth " + truth + " outside " + t);
+    }
 }
