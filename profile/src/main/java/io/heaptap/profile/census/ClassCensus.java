@@ -24,6 +24,11 @@ public record ClassCensus(long atMillis, long heapAfterGcBytes, long maxHeapByte
                           ClassCount rest, int restClasses, long totalInstances, long totalBytes) {
     /** Classes kept by name: enough to name what holds a heap, small enough to keep two per watch. */
     public static final int DEFAULT_TOP = 100;
+    /**
+     * A gap between the census and the collector's heap after GC that is worth a line of its own, as a share of the
+     * collector's figure: within it, the two differ by the census's timing and the collector's accounting alone.
+     */
+    public static final double GAP_WORTH_SAYING = 0.02;
 
     public ClassCensus {
         top = List.copyOf(top);
@@ -52,13 +57,14 @@ public record ClassCensus(long atMillis, long heapAfterGcBytes, long maxHeapByte
     }
 
     /**
-     * "; the census counted N more ..." when it counted more than 2% above the collector's figure, else empty. The
-     * census walks the heap with {@code -all} right after the forced collection, so what the application allocated
-     * in between is counted too, dead or not: a 256 MiB target allocating 3 GiB/s counted 26 MiB against 5.3 MiB.
+     * "; the census counted N more ..." when it counted more than {@link #GAP_WORTH_SAYING} above the collector's
+     * figure, else empty. The census walks the heap with {@code -all} right after the forced collection, so what the
+     * application allocated in between is counted too, dead or not: a 256 MiB target allocating 3 GiB/s counted
+     * 26 MiB against 5.3 MiB.
      */
     public String aboveHeapAfterGc() {
         long above = totalBytes - heapAfterGcBytes;
-        if (heapAfterGcBytes <= 0 || above <= 0.02 * heapAfterGcBytes) {
+        if (heapAfterGcBytes <= 0 || above <= GAP_WORTH_SAYING * heapAfterGcBytes) {
             return "";
         }
         return "; the census counted " + HumanUnits.formatBytes(above) + " more: what the application allocated between the"

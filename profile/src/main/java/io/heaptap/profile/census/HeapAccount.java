@@ -75,9 +75,9 @@ public record HeapAccount(long heapAfterGcBytes, long censusBytes, double sample
         return Math.max(0, heapAfterGcBytes - censusBytes);
     }
 
-    /** Whether {@link #notLiveBytes} is worth a line: more than 2% of the collector's figure. */
+    /** Whether {@link #notLiveBytes} is worth a line: more than {@link ClassCensus#GAP_WORTH_SAYING} of the collector's figure. */
     public boolean notLiveWorthSaying() {
-        return heapAfterGcBytes > 0 && notLiveBytes() > 0.02 * heapAfterGcBytes;
+        return heapAfterGcBytes > 0 && notLiveBytes() > ClassCensus.GAP_WORTH_SAYING * heapAfterGcBytes;
     }
 
     /** Bytes the sites do not explain. */
