@@ -14,9 +14,9 @@ import java.util.List;
  * half-built at the last one (measured, #36's scenario on JDK 25: 3 MiB on the last reading moved the
  * least-squares slope by 11%). The median holds while fewer than about three readings in ten stray. The
  * slope's interval is Sen's: the pairwise slopes ranked, cut where Kendall's statistic would call a slope
- * unlikely at 5%. The time's interval takes the steepest slope with the highest
- * level for the earliest time, and the flattest with the lowest for the latest. When the slope's interval
- * reaches 0 or below there is <b>no trend</b>: nothing can be projected.
+ * unlikely at 5%. The time's interval takes the steepest slope with the highest level for the earliest time,
+ * and the flattest with the lowest for the latest. When the slope's interval reaches 0 or below there is
+ * <b>no trend</b>: nothing can be projected.
  *
  * @param points               whole-heap collections the line is fitted to (a count)
  * @param bytesPerMinute       the slope
@@ -65,7 +65,7 @@ public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinute
         if (slopes.length == 0) {
             return null;  // every reading at one instant: no line
         }
-        double slope = median(slopes);
+        double slope = middle(slopes);
         double mx = 0;
         for (double v : x) {
             mx += v;
@@ -139,6 +139,11 @@ public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinute
     static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
+        return middle(sorted);
+    }
+
+    /** The median of values already sorted (the pairwise slopes are), without sorting them again. */
+    private static double middle(double[] sorted) {
         int m = sorted.length / 2;
         return sorted.length % 2 == 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
     }
