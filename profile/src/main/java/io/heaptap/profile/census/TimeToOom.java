@@ -120,10 +120,19 @@ public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinute
                 minutes(Math.max(0, earliest)), minutes(Math.max(0, latest)), true);
     }
 
-    /** The slope between every two readings taken at different times, sorted. */
+    /**
+     * The slope between every two readings taken at different times, sorted: one array of n(n-1)/2 doubles, sized
+     * exactly by counting first (at {@link CensusHistory#MAX_POINTS} readings, 57 KB while a report is built).
+     */
     static double[] pairwiseSlopes(double[] x, double[] y) {
-        double[] slopes = new double[x.length * (x.length - 1) / 2];
         int k = 0;
+        for (int i = 0; i < x.length; i++) {
+            for (int j = i + 1; j < x.length; j++) {
+                k += x[j] != x[i] ? 1 : 0;
+            }
+        }
+        double[] slopes = new double[k];
+        k = 0;
         for (int i = 0; i < x.length; i++) {
             for (int j = i + 1; j < x.length; j++) {
                 if (x[j] != x[i]) {
@@ -131,9 +140,8 @@ public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinute
                 }
             }
         }
-        double[] kept = Arrays.copyOf(slopes, k);
-        Arrays.sort(kept);
-        return kept;
+        Arrays.sort(slopes);
+        return slopes;
     }
 
     static double median(double[] values) {
