@@ -8,6 +8,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
@@ -158,7 +159,7 @@ final class ProcFiles {
      * namespace.
      */
     static boolean attachListenerRunning(long pid) {
-        for (Path socket : attachSockets(pid)) {
+        for (Path socket : AttachSocket.of(pid).places()) {
             try {
                 if (Files.exists(socket)) {
                     return true;
@@ -170,10 +171,20 @@ final class ProcFiles {
         return false;
     }
 
-    /** Where the JVM's attach socket is: its own /tmp, as /proc/pid/root shows it, then this process's /tmp. */
-    private static Path[] attachSockets(long pid) {
-        String name = ".java_pid" + pid;
-        return new Path[] {Path.of("/proc", Long.toString(pid), "root", "tmp", name), Path.of("/tmp", name)};
+    /**
+     * Where the JVM's attach socket is: in its own /tmp, as /proc/pid/root shows it, and in this process's /tmp
+     * (the same file when both share one /tmp).
+     */
+    private record AttachSocket(Path inJvm, Path host) {
+        static AttachSocket of(long pid) {
+            String name = ".java_pid" + pid;
+            return new AttachSocket(Path.of("/proc", Long.toString(pid), "root", "tmp", name), Path.of("/tmp", name));
+        }
+
+        /** The JVM's own /tmp first: that is where it listens. */
+        List<Path> places() {
+            return List.of(inJvm, host);
+        }
     }
 
     /**
@@ -188,14 +199,13 @@ final class ProcFiles {
         if (jvm.isEmpty()) {
             return Optional.empty();
         }
-        Path[] sockets = attachSockets(pid);
-        Path inJvm = sockets[0];
-        Path host = sockets[1];
-        for (Path socket : sockets) {
+        AttachSocket sockets = AttachSocket.of(pid);
+        for (Path socket : sockets.places()) {
             try {
                 OptionalInt owner = FileOwner.uid(socket);
                 if (owner.isPresent() && owner.getAsInt() != jvm.getAsInt()) {
-                    Path shown = socket == inJvm && Files.exists(host) && Files.isSameFile(inJvm, host) ? host : socket;
+                    Path host = sockets.host();
+                    Path shown = socket == sockets.inJvm() && Files.exists(host) && Files.isSameFile(socket, host) ? host : socket;
                     return Optional.of(shown + " belongs to " + FileOwner.describe(socket) + ", not to the JVM's uid "
                             + jvm.getAsInt());
                 }
