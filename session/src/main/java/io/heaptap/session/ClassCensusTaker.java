@@ -3,6 +3,7 @@ package io.heaptap.session;
 import io.heaptap.profile.HeapSizing;
 import io.heaptap.profile.census.ClassCensus;
 import io.heaptap.profile.census.ClassHistogram;
+import io.heaptap.profile.census.HeapReading;
 
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
@@ -54,6 +55,11 @@ final class ClassCensusTaker {
         this.budget = budget;
         this.beans = beans;
         this.source = source;
+    }
+
+    /** Which reading of the heap after a forced collection a trend should follow on this JVM's collector. */
+    HeapReading reading() {
+        return HeapReading.forCollector(beans.collectorName());
     }
 
     /**

@@ -554,6 +554,11 @@ public final class Controller {
         }
     }
 
+    /** Sizes of the objects live tracking holds that no marking has examined yet, now: a census counts them too. */
+    long trackedUnexaminedBytes() {
+        return sampling.unexaminedBytes();
+    }
+
     /** JNI weak references the agent holds (0 after reset). */
     public long weakRefs() {
         return sampling.weakRefs();

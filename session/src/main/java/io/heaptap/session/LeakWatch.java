@@ -113,7 +113,7 @@ final class LeakWatch {
         pausesMillis.clear();
         maxPauseMillis = 0;
         history = new LeakHistory();
-        censuses = requested.gc() ? new CensusHistory() : null;
+        censuses = requested.gc() ? new CensusHistory(census.reading()) : null;
         announced.clear();
         try {
             armCapture();
@@ -279,7 +279,7 @@ final class LeakWatch {
 
     private void takeCensus() {
         try {
-            censuses.add(census.take(startNanos, ClassCensus.DEFAULT_TOP));
+            censuses.add(census.take(startNanos, ClassCensus.DEFAULT_TOP), controller.trackedUnexaminedBytes());
             censuses.refused("");
         } catch (IllegalStateException e) {  // a HeapBudgetException too: refused before asking the JVM
             censuses.refused(e.getMessage());

@@ -598,6 +598,11 @@ final class Sampling {
         return agent;
     }
 
+    /** Sizes of the tracked objects no marking has examined yet, now (0 without the agent). */
+    long unexaminedBytes() {
+        return agent == null ? 0 : agent.live().liveHold().unexaminedBytes();
+    }
+
     /** JNI weak references the agent holds (0 after reset). */
     long weakRefs() {
         return agent == null ? 0 : agent.live().weakRefs();

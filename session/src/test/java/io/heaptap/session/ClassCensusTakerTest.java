@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.profile.census.ClassCensus;
 import io.heaptap.profile.census.ClassHistogram;
+import io.heaptap.profile.census.HeapReading;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -83,4 +84,20 @@ class ClassCensusTakerTest {
         assertTrue(e.getMessage().contains("no DiagnosticCommand MBean"), e.getMessage());
         assertFalse(e instanceof HeapBudgetException);
     }
+
+    /** The time to OOM follows the census on the collectors whose own figure counts what was allocated during the cycle. */
+    @Test
+    void theReadingATrendFollowsIsTheCollectors() {
+        HeapBudget budget = new HeapBudget(HeapBudget.bytesFor(1L << 30));
+        FakeSource source = new FakeSource(1_000);
+        assertEquals(HeapReading.CENSUS, new ClassCensusTaker(budget, new FakeGcBeans("ZGC Minor Cycles", "ZGC Minor Pauses",
+                "ZGC Major Cycles", "ZGC Major Pauses"), source).reading());
+        assertEquals(HeapReading.CENSUS, new ClassCensusTaker(budget, new FakeGcBeans("Shenandoah Pauses", "Shenandoah Cycles"),
+                source).reading());
+        assertEquals(HeapReading.COLLECTOR, new ClassCensusTaker(budget, new FakeGcBeans("G1 Young Generation",
+                "G1 Old Generation"), source).reading());
+        assertEquals(HeapReading.COLLECTOR, new ClassCensusTaker(budget, new FakeGcBeans("PS Scavenge", "PS MarkSweep"),
+                source).reading());
+    }
 }
+

@@ -100,6 +100,11 @@
     document.body.dataset.drawn = String(Date.now());
   }
 
+  // Which reading of the heap the time to OOM follows (HeapReading): the census's live bytes on ZGC and Shenandoah.
+  function readingWords(t) {
+    return t.reading === 'census' ? 'the live bytes the census counted' : 'the heap after GC';
+  }
+
   // The whole heap after the last forced collection (a watch with a forced GC): what the sampled sites
   // explain, what the class census names for the rest (the heap that was there before heaptap came),
   // and the time to OOM. Without a forced GC there is no census, and the line says how to get one.
@@ -118,7 +123,8 @@
       const notLive = h.heapAfterGcBytes - h.censusBytes;
       if (notLive > 0.02 * h.heapAfterGcBytes) {
         lines.push(['the other ' + fmtBytes(notLive) + ' of the collector\'s figure holds no live object: space it keeps in use'
-          + ' beyond them, such as the pages ZGC did not compact, counted whole with their garbage', '']);
+          + ' beyond them, such as the pages ZGC did not compact, counted whole with their garbage, or what the application'
+          + ' allocated while a concurrent collector ran', '']);
       }
       const classes = h.classes.slice(0, 5).filter(c => c.unexplainedBytes > 0)
         .map(c => c.name + ' ' + fmtBytes(c.unexplainedBytes)).join(', ');
@@ -128,8 +134,8 @@
         lines.push([t.trend
           ? 'time to OOM: ' + fmtMillis(Math.round(t.millis)) + ' (95%: ' + fmtMillis(Math.round(t.millisLow)) + ' – '
             + (t.millisHigh > 0 ? fmtMillis(Math.round(t.millisHigh)) : 'never') + ') at +'
-            + fmtBytes(t.heapBytesPerMinute) + '/min'
-          : 'time to OOM: no trend in the heap after GC (' + t.points + ' points)', t.trend ? 'warn' : '']);
+            + fmtBytes(t.heapBytesPerMinute) + '/min of ' + readingWords(t)
+          : 'time to OOM: no trend in ' + readingWords(t) + ' (' + t.points + ' points)', t.trend ? 'warn' : '']);
       }
     }
     $('leak-heap').replaceChildren(...lines.map(([text, cls]) => {

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * When the heap runs out at the rate it grows: a line through the heap in use after each whole-heap
- * collection, its slope with a 95% interval, and the time until the line reaches the maximum heap.
+ * collection (the collector's figure, or the census's live bytes: {@link HeapReading} says which, and why), its
+ * slope with a 95% interval, and the time until the line reaches the maximum heap.
  * <p>
  * The line is Theil and Sen's: its slope is the median of the slopes between every pair of readings, and its
  * level the median of what each reading leaves at that slope. A least-squares line gives its two end readings
@@ -28,9 +29,10 @@ import java.util.List;
  * @param millisLow            its earliest (from the steepest slope), -1 without a trend
  * @param millisHigh           its latest (from the flattest slope), -1 without a trend
  * @param trend                whether the heap grows beyond doubt; otherwise the figures above are -1
+ * @param reading              which reading of the heap the line follows
  */
 public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinuteLow, double bytesPerMinuteHigh, double heapBytes,
-                        long maxHeapBytes, long millis, long millisLow, long millisHigh, boolean trend) {
+                        long maxHeapBytes, long millis, long millisLow, long millisHigh, boolean trend, HeapReading reading) {
     /** Above it the series holds too little independent evidence to widen by: such noise is treated as this correlated. */
     static final double MAX_AUTOCORRELATION = 0.8;
     /** With fewer readings Sen's interval cannot exclude 0, whatever they show. */
@@ -45,12 +47,19 @@ public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinute
             2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045,
             2.042};
 
-    /** A reading of the heap after a whole-heap collection: when (ms since the watch started) and how many bytes in use. */
-    public record Point(long atMillis, long heapBytes) {
+    /**
+     * A reading of the heap after a whole-heap collection: when (ms since the watch started), how many bytes in use by the
+     * collector's figure, and how many live bytes the class census right after it counted, less heaptap's own
+     * ({@link CensusHistory#add}).
+     */
+    public record Point(long atMillis, long heapBytes, long liveBytes) {
     }
 
-    /** The projection from {@code points} (oldest first) for a heap of {@code maxHeapBytes}; null with fewer than {@link #MIN_POINTS}. */
-    public static TimeToOom of(List<Point> points, long maxHeapBytes) {
+    /**
+     * The projection from {@code points} (oldest first), by their {@code reading}, for a heap of {@code maxHeapBytes}; null
+     * with fewer than {@link #MIN_POINTS}.
+     */
+    public static TimeToOom of(List<Point> points, long maxHeapBytes, HeapReading reading) {
         int n = points.size();
         if (n < MIN_POINTS || maxHeapBytes <= 0) {
             return null;
@@ -59,7 +68,7 @@ public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinute
         double[] y = new double[n];
         for (int i = 0; i < n; i++) {
             x[i] = points.get(i).atMillis() / 60_000.0;
-            y[i] = points.get(i).heapBytes();
+            y[i] = reading.of(points.get(i));
         }
         double[] slopes = pairwiseSlopes(x, y);
         if (slopes.length == 0) {
@@ -106,7 +115,7 @@ public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinute
         double lastX = x[n - 1] - mx;
         double level = levelAtMean + slope * lastX;
         if (low <= 0) {
-            return new TimeToOom(n, slope, low, high, level, maxHeapBytes, -1, -1, -1, false);
+            return new TimeToOom(n, slope, low, high, level, maxHeapBytes, -1, -1, -1, false, reading);
         }
         // The level's 95% interval at the readings' mean time, from their robust spread: the earliest time pairs the
         // highest level with the steepest slope, the latest the lowest level with the flattest.
@@ -117,7 +126,7 @@ public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinute
         double earliest = (room - levelHalf) / high - lastX;
         double latest = (room + levelHalf) / low - lastX;
         return new TimeToOom(n, slope, low, high, level, maxHeapBytes, minutes(Math.max(0, projected)),
-                minutes(Math.max(0, earliest)), minutes(Math.max(0, latest)), true);
+                minutes(Math.max(0, earliest)), minutes(Math.max(0, latest)), true, reading);
     }
 
     /**

@@ -24,7 +24,7 @@ import java.util.Map;
  * @param account   the heap after the last forced collection accounted for, null before any census
  * @param growth    classes that grew between the first and last census, fastest first
  * @param timeToOom the projection, null with fewer than {@value TimeToOom#MIN_POINTS} collections read
- * @param heapAfterGc the heap in use after each forced collection, oldest first
+ * @param heapAfterGc the heap in use after each forced collection, oldest first: the collector's figure and the census's
  * @param refusal   why the last census was refused, empty when none was
  */
 public record HeapSection(int censuses, ClassCensus first, ClassCensus last, HeapAccount account, List<ClassGrowth> growth,
@@ -56,8 +56,8 @@ public record HeapSection(int censuses, ClassCensus first, ClassCensus last, Hea
             }
         }
         return new HeapSection(history.censuses(), first, last, HeapAccount.of(last, sampledByType),
-                ClassGrowth.between(first, last, siteGrowth), TimeToOom.of(history.points(), last.maxHeapBytes()), history.points(),
-                history.refusal());
+                ClassGrowth.between(first, last, siteGrowth), TimeToOom.of(history.points(), last.maxHeapBytes(), history.reading()),
+                history.points(), history.refusal());
     }
 
     /**

@@ -83,7 +83,8 @@ final class LeakHeapJson {
         timeToOom(json, h.timeToOom());
         json.name("heapAfterGc").beginArray();
         for (TimeToOom.Point p : h.heapAfterGc()) {
-            json.beginObject().field("atMillis", p.atMillis()).field("bytes", p.heapBytes()).endObject();
+            json.beginObject().field("atMillis", p.atMillis()).field("bytes", p.heapBytes()).field("liveBytes", p.liveBytes())
+                    .endObject();
         }
         json.endArray().endObject();
     }
@@ -94,7 +95,8 @@ final class LeakHeapJson {
             json.value((String) null);
             return;
         }
-        json.beginObject().field("points", t.points()).field("trend", t.trend()).field("heapBytesPerMinute", t.bytesPerMinute())
+        json.beginObject().field("points", t.points()).field("reading", t.reading().key()).field("trend", t.trend())
+                .field("heapBytesPerMinute", t.bytesPerMinute())
                 .field("heapBytesPerMinuteLow", t.bytesPerMinuteLow()).field("heapBytesPerMinuteHigh", t.bytesPerMinuteHigh())
                 .field("heapBytes", t.heapBytes()).field("maxHeapBytes", t.maxHeapBytes())
                 .field("millis", t.millis()).field("millisLow", t.millisLow()).field("millisHigh", t.millisHigh()).endObject();

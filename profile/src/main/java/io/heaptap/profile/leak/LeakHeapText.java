@@ -4,6 +4,7 @@ import io.heaptap.profile.HumanUnits;
 import io.heaptap.profile.census.ClassCensus;
 import io.heaptap.profile.census.ClassGrowth;
 import io.heaptap.profile.census.HeapAccount;
+import io.heaptap.profile.census.HeapReading;
 import io.heaptap.profile.census.TimeToOom;
 import io.heaptap.profile.format.TerminalText;
 
@@ -43,7 +44,7 @@ final class LeakHeapText {
         if (a.notLiveWorthSaying()) {
             sb.append(TerminalText.format(Locale.ROOT, "  the other %s (%.1f%%) of the collector's figure holds no live object (the census counts"
                     + " every one): space the collector keeps in use beyond them, such as the pages ZGC did not compact, which it counts"
-                    + " whole with their garbage%n", HumanUnits.formatBytes(a.notLiveBytes()), 100.0 * a.notLiveBytes() / a.heapAfterGcBytes()));
+                    + " whole with their garbage, or what the application allocated while a concurrent collector ran%n", HumanUnits.formatBytes(a.notLiveBytes()), 100.0 * a.notLiveBytes() / a.heapAfterGcBytes()));
         }
         sb.append(TerminalText.format(Locale.ROOT, "  %12s %12s %12s  %s%n", "not explained", "census", "instances", "class"));
         double otherUnexplained = a.restUnexplainedBytes();
@@ -103,11 +104,13 @@ final class LeakHeapText {
         }
         String slope = String.format(Locale.ROOT, "%s/min [%s, %s] over %d forced collections", signed(t.bytesPerMinute()),
                 signed(t.bytesPerMinuteLow()), signed(t.bytesPerMinuteHigh()), t.points());
+        HeapReading r = t.reading();
         if (!t.trend()) {
-            return "time to OOM: no trend (the heap after GC changes by " + slope + ": the interval includes 0)";
+            return "time to OOM: no trend (" + r.words() + " changes by " + slope + ": the interval includes 0)" + r.why();
         }
-        return String.format(Locale.ROOT, "time to OOM: %s [%s, %s], the heap after GC growing by %s toward its maximum of %s",
-                duration(t.millis()), duration(t.millisLow()), duration(t.millisHigh()), slope, HumanUnits.formatBytes(t.maxHeapBytes()));
+        return String.format(Locale.ROOT, "time to OOM: %s [%s, %s], %s growing by %s toward the heap's maximum of %s%s",
+                duration(t.millis()), duration(t.millisLow()), duration(t.millisHigh()), r.words(), slope,
+                HumanUnits.formatBytes(t.maxHeapBytes()), r.why());
     }
 
     private static String signed(double bytes) {

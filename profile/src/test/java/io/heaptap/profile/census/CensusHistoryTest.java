@@ -17,13 +17,13 @@ class CensusHistoryTest {
 
     @Test
     void keepsTheFirstAndLastCensusAndABoundedEvenTrend() {
-        CensusHistory h = new CensusHistory();
+        CensusHistory h = new CensusHistory(HeapReading.COLLECTOR);
         ClassCensus first = census(0);
-        h.add(first);
+        h.add(first, 0);
         ClassCensus last = null;
         for (int i = 1; i < 10_000; i++) {
             last = census(i * 1_000L);
-            h.add(last);
+            h.add(last, 0);
         }
         assertEquals(10_000, h.censuses());
         assertSame(first, h.first());
@@ -34,5 +34,41 @@ class CensusHistoryTest {
         assertEquals(last.atMillis(), points.get(points.size() - 1).atMillis());
         h.refused("no room");
         assertEquals("no room", h.refusal());
+    }
+
+    @Test
+    void theLiveReadingLeavesOutWhatHeaptapTracksUnexamined() {
+        CensusHistory h = new CensusHistory(HeapReading.CENSUS);
+        h.add(new ClassCensus(10_000, 3_000_000_000L, 4_000_000_000L, 1, List.of(), new ClassCount("9 other classes", 10, 0), 9, 10,
+                1_100_000_000L), 10_000_000);
+        // The collector gave no figure: the census alone is a reading.
+        h.add(new ClassCensus(20_000, 0, 4_000_000_000L, 1, List.of(), new ClassCount("9 other classes", 10, 0), 9, 10,
+                1_100_000_000L), 0);
+        // heaptap's own never takes the reading below nothing.
+        h.add(new ClassCensus(30_000, 0, 4_000_000_000L, 1, List.of(), new ClassCount("9 other classes", 10, 0), 9, 10, 5), 10);
+        List<TimeToOom.Point> points = h.points();
+        assertEquals(2, points.size(), "a reading of 0 is none: " + points);
+        assertEquals(1_090_000_000L, points.get(0).liveBytes());
+        assertEquals(3_000_000_000L, points.get(0).heapBytes());
+        assertEquals(1_100_000_000L, HeapReading.CENSUS.of(points.get(1)));
+        assertSame(HeapReading.CENSUS, h.reading());
+
+        CensusHistory collector = new CensusHistory(HeapReading.COLLECTOR);
+        collector.add(new ClassCensus(20_000, 0, 4_000_000_000L, 1, List.of(), new ClassCount("9 other classes", 10, 0), 9, 10,
+                1_100_000_000L), 0);
+        assertEquals(List.of(), collector.points(), "no collector's figure, no reading of it");
+    }
+
+    @Test
+    void concurrentCollectorsAreReadByTheirCensusOthersByTheirOwnFigure() {
+        // Every name GcBeans.collectorName gives.
+        for (String concurrent : List.of("ZGC", "ZGC (generational)", "Shenandoah", "Shenandoah (generational)")) {
+            assertSame(HeapReading.CENSUS, HeapReading.forCollector(concurrent), concurrent);
+        }
+        for (String stopping : List.of("G1", "Parallel", "Serial", "none reported", "Epsilon")) {
+            assertSame(HeapReading.COLLECTOR, HeapReading.forCollector(stopping), stopping);
+        }
+        assertEquals("census", HeapReading.CENSUS.key());
+        assertEquals("collector", HeapReading.COLLECTOR.key());
     }
 }

@@ -69,7 +69,7 @@ class TimeToOomCoverageTest {
         List<TimeToOom.Point> points = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             long at = (i + 1) * everyMillis;
-            points.add(new TimeToOom.Point(at, Math.round(BASE + perMinute * at / 60_000.0 + e[i])));
+            points.add(new TimeToOom.Point(at, Math.round(BASE + perMinute * at / 60_000.0 + e[i]), 0));
         }
         return points;
     }
@@ -111,7 +111,7 @@ class TimeToOomCoverageTest {
                     List<TimeToOom.Point> points = watch(kind, shape[0], shape[1], perMinute, random);
                     long last = points.get(points.size() - 1).atMillis();
                     double truthMillis = (MAX - (BASE + perMinute * last / 60_000.0)) / perMinute * 60_000;
-                    TimeToOom t = TimeToOom.of(points, MAX);
+                    TimeToOom t = TimeToOom.of(points, MAX, HeapReading.COLLECTOR);
                     if (t.trend()) {
                         trends++;
                     }
@@ -151,7 +151,7 @@ class TimeToOomCoverageTest {
             Random random = new Random(7L * shape[0] + kind.ordinal());
             int trends = 0;
             for (int run = 0; run < RUNS; run++) {
-                if (TimeToOom.of(watch(kind, shape[0], shape[1], 0, random), MAX).trend()) {
+                if (TimeToOom.of(watch(kind, shape[0], shape[1], 0, random), MAX, HeapReading.COLLECTOR).trend()) {
                     trends++;
                 }
             }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.profile.census.CensusHistory;
+import io.heaptap.profile.census.HeapReading;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -49,13 +50,21 @@ class LeakHeapReportTest {
         assertTrue(html.contains("Time to OOM"));
     }
 
-    /** Generational ZGC after a forced collection: 560 MiB in use, 522 MiB live by census, the rest garbage in whole pages. */
+    /**
+     * Generational ZGC after a forced collection: 80 MiB in use beyond the census's live bytes, garbage in whole pages; its
+     * time to OOM follows the census, and every view says so.
+     */
     @Test
     void whatTheCollectorsFigureHoldsBeyondTheLiveObjectsIsSaid() {
-        LeakReport r = report(Censuses.growing(12, Synthetic.MB, 80 * Censuses.MB));
+        LeakReport r = report(Censuses.growing(12, Synthetic.MB, 80 * Censuses.MB, HeapReading.CENSUS));
         assertEquals(80 * Censuses.MB, r.heap().account().notLiveBytes());
         String text = new String(LeakFormat.TEXT.render(r), StandardCharsets.UTF_8);
         assertTrue(text.matches("(?s).*the other 80\\.0 MiB \\([0-9.]+%\\) of the collector's figure holds no live object.*"), text);
+        assertTrue(text.contains("the live bytes the census counted growing by +60.0 MiB/min"), text);
+        assertTrue(text.contains("(this collector's own figure also counts what the application allocated while it collected)"), text);
+        assertTrue(r.timeToOom().contains("the live bytes the census counted growing by"), "status's line too: " + r.timeToOom());
+        String json = new String(LeakFormat.JSON.render(r), StandardCharsets.UTF_8);
+        assertTrue(json.contains("\"reading\":\"census\""), json);
     }
 
     @Test
@@ -63,7 +72,7 @@ class LeakHeapReportTest {
         assertEquals(null, report(null).heap());
         String text = new String(LeakFormat.TEXT.render(report(null)), StandardCharsets.UTF_8);
         assertFalse(text.contains("class census"), text);
-        CensusHistory refused = new CensusHistory();
+        CensusHistory refused = new CensusHistory(HeapReading.COLLECTOR);
         refused.refused("a class census of 50000 loaded classes needs about 19.3 MiB of this JVM's heap");
         String said = new String(LeakFormat.TEXT.render(report(refused)), StandardCharsets.UTF_8);
         assertTrue(said.contains("class census: none taken: a class census of 50000 loaded classes"), said);
