@@ -119,10 +119,9 @@
         + fmtBytes(h.estimatedSampledBytes) + ' (estimated); the class census names ' + fmtBytes(h.unexplainedBytes)
         + ' more, present before heaptap came or not explained by the sites; accounted for '
         + Math.round(100 * h.accountedShare) + '%', '']);
-      // The census counts every live object: the rest of the collector's figure is space it keeps beyond them.
-      const notLive = h.heapAfterGcBytes - h.censusBytes;
-      if (notLive > 0.02 * h.heapAfterGcBytes) {
-        lines.push(['the other ' + fmtBytes(notLive) + ' of the collector\'s figure holds no live object: space it keeps in use'
+      // The census counts every live object: the rest of the collector's figure, given when worth a line, holds none.
+      if (h.notLiveBytes > 0) {
+        lines.push(['the other ' + fmtBytes(h.notLiveBytes) + ' of the collector\'s figure holds no live object: space it keeps in use'
           + ' beyond them, such as the pages ZGC did not compact, counted whole with their garbage, or what the application'
           + ' allocated while a concurrent collector ran', '']);
       }

@@ -12,7 +12,7 @@ final class LeakHeapJson {
     static final int CLASSES = 20;
     /** Every field but the count and the refusal: null until a census was taken. */
     private static final String[] NULL_BEFORE_CENSUS = {"atMillis", "censusPauseMillis", "heapAfterGcBytes", "maxHeapBytes", "censusBytes",
-            "censusInstances", "classesFirst", "classesLast", "estimatedSampledBytes", "unexplainedBytes", "accountedBytes", "accountedShare", "classes", "otherClasses",
+            "censusInstances", "classesFirst", "classesLast", "estimatedSampledBytes", "unexplainedBytes", "accountedBytes", "accountedShare", "notLiveBytes", "classes", "otherClasses",
             "classGrowth", "timeToOom", "heapAfterGc"};
 
     private LeakHeapJson() {
@@ -45,7 +45,8 @@ final class LeakHeapJson {
                 .field("estimatedSampledBytes", a.sampledBytes())
                 .field("unexplainedBytes", a.unexplainedBytes())
                 .field("accountedBytes", a.accountedBytes())
-                .field("accountedShare", a.accountedShare());
+                .field("accountedShare", a.accountedShare())
+                .field("notLiveBytes", a.notLiveWorthSaying() ? a.notLiveBytes() : 0);
         json.name("classes").beginArray();
         double otherUnexplained = a.restUnexplainedBytes();
         long otherBytes = last.rest().bytes();

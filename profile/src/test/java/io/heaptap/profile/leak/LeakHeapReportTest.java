@@ -48,6 +48,7 @@ class LeakHeapReportTest {
         String html = new String(LeakFormat.HTML.render(r), StandardCharsets.UTF_8);
         assertTrue(html.contains("\"classGrowth\":[{\"name\":\"byte[]\""), "the page's data carries the census");
         assertTrue(html.contains("Time to OOM"));
+        assertTrue(html.contains("\"notLiveBytes\":0,"), "1% is not worth a line on the page either");
     }
 
     /**
@@ -65,6 +66,7 @@ class LeakHeapReportTest {
         assertTrue(r.timeToOom().contains("the live bytes the census counted growing by"), "status's line too: " + r.timeToOom());
         String json = new String(LeakFormat.JSON.render(r), StandardCharsets.UTF_8);
         assertTrue(json.contains("\"reading\":\"census\""), json);
+        assertTrue(json.contains("\"notLiveBytes\":" + 80 * Censuses.MB + ","), "the pages read it, not their own 2%: " + json);
     }
 
     @Test
