@@ -33,9 +33,7 @@ final class LeakHeapText {
         sb.append(TerminalText.format(Locale.ROOT, "the whole heap after the last forced collection (%s into the watch; %d class census%s, exact,"
                         + " the last paused %s):%n", duration(last.atMillis()), h.censuses(), h.censuses() == 1 ? "" : "es",
                 duration(last.pauseMillis())));
-        sb.append(TerminalText.format(Locale.ROOT, "  heap in use after GC %s (the collector's figure); census %s in %s objects%s%n",
-                HumanUnits.formatBytes(a.heapAfterGcBytes()), HumanUnits.formatBytes(last.totalBytes()),
-                HumanUnits.formatCount(last.totalInstances()), last.aboveHeapAfterGc()));
+        sb.append(TerminalText.format(Locale.ROOT, "  %s%n", last.heapLine()));
         sb.append(TerminalText.format(Locale.ROOT, "  the sampled sites explain %s (proven live, estimated); the census's classes name the rest,"
                         + " %s: present before heaptap came, or not explained by the sampled sites%n",
                 HumanUnits.formatBytes(a.sampledBytes()), HumanUnits.formatBytes(a.unexplainedBytes())));
