@@ -11,16 +11,23 @@ public final class DumpCensusText {
     private DumpCensusText() {
     }
 
-    public static List<String> lines(DumpCensus dc) {
-        List<String> lines = new ArrayList<>();
+    /** The section's heading and summary (the page shows them above its own table): one line when no census was taken. */
+    public static List<String> heading(DumpCensus dc) {
         if (!dc.taken()) {
-            lines.add("Class census: not taken (" + dc.refusal() + ")");
+            return List.of("Class census: not taken (" + dc.refusal() + ")");
+        }
+        ClassCensus c = dc.census();
+        return List.of(String.format(Locale.ROOT, "Class census after the forced collection (exact counts, not estimates; the census"
+                + " paused the application %d ms after the collection)", c.pauseMillis()), "  " + c.heapLine());
+    }
+
+    /** The heading, then a row per class. */
+    public static List<String> lines(DumpCensus dc) {
+        List<String> lines = new ArrayList<>(heading(dc));
+        if (!dc.taken()) {
             return lines;
         }
         ClassCensus c = dc.census();
-        lines.add(String.format(Locale.ROOT, "Class census after the forced collection (exact counts, not estimates; the census paused"
-                + " the application %d ms after the collection)", c.pauseMillis()));
-        lines.add("  " + c.heapLine());
         lines.add(String.format(Locale.ROOT, "  %12s %7s %14s  %s", "bytes", "share", "instances", "class"));
         for (ClassCount row : c.top()) {
             lines.add(row(row.bytes(), c.totalBytes(), row.instances(), row.name()));

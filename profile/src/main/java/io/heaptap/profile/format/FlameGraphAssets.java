@@ -18,7 +18,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 
@@ -119,9 +118,8 @@ public final class FlameGraphAssets {
             data.value((String) null);
             return;
         }
-        List<String> lines = DumpCensusText.lines(dc);
         data.beginObject().name("lines").beginArray();
-        lines.subList(0, Math.min(2, lines.size())).forEach(line -> data.value(line.strip()));
+        DumpCensusText.heading(dc).forEach(line -> data.value(line.strip()));
         data.endArray().name("classes").beginArray();
         if (dc.taken()) {
             ClassCensus c = dc.census();
