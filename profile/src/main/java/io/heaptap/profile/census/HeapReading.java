@@ -21,8 +21,8 @@ public enum HeapReading {
     /** The collector's heap in use after the collection (its pools' collection usage). */
     COLLECTOR("the heap after GC", ""),
     /** The live bytes the census counted right after the collection, less those of objects heaptap tracks unexamined. */
-    CENSUS("the live bytes the census counted", " (this collector's own figure also counts what the application allocated while it"
-            + " collected)");
+    CENSUS("the live bytes the census counted", "; this collector's own figure also counts what the application allocated while it"
+            + " collected");
 
     private final String words;
     private final String why;
@@ -37,7 +37,7 @@ public enum HeapReading {
         return words;
     }
 
-    /** Why a report follows it, in parentheses with a leading space, or empty for the collector's own figure. */
+    /** Why a report follows it, as a clause after "; ", or empty for the collector's own figure. */
     public String why() {
         return why;
     }

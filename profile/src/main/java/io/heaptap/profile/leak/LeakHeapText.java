@@ -104,7 +104,7 @@ final class LeakHeapText {
                 signed(t.bytesPerMinuteLow()), signed(t.bytesPerMinuteHigh()), t.points());
         HeapReading r = t.reading();
         if (!t.trend()) {
-            return "time to OOM: no trend (" + r.words() + " changes by " + slope + ": the interval includes 0)" + r.why();
+            return "time to OOM: no trend in " + r.words() + " (" + slope + ": the interval includes 0)" + r.why();
         }
         return String.format(Locale.ROOT, "time to OOM: %s [%s, %s], %s growing by %s toward the heap's maximum of %s%s",
                 duration(t.millis()), duration(t.millisLow()), duration(t.millisHigh()), r.words(), slope,
