@@ -11,7 +11,9 @@ import java.util.List;
  * it. The class's growth is exact (both censuses count every object after a whole-heap collection);
  * a site's part of it is the class's growth times the site's share of the sampled growth of that class,
  * and that share has a 95% interval from the sites' own intervals (the site at its lowest against the
- * others at their highest, and the reverse): exact at class level, an interval at site level.
+ * others at their highest, and the reverse): exact at class level, an interval at site level. When the
+ * sites together cannot have grown as much as the class (the upper ends of their intervals add up to less),
+ * the class grew by objects no sampled site accounts for, and each site's part is its own growth instead.
  *
  * @param name            the class
  * @param bytesBefore     its bytes at the first census (exact)
@@ -91,6 +93,20 @@ public record ClassGrowth(String name, long bytesBefore, long bytesAfter, long i
         }
         List<SiteShare> shares = new ArrayList<>();
         double rate = g.bytesPerMinute();
+        double grew = g.bytesAfter - g.bytesBefore;
+        if (sumHigh < grew) {
+            // The sites cannot explain the class's growth: shares among them would hand all of it to whichever grew by
+            // chance (measured, #36's scenario on ZGC and Shenandoah: byte[] grew 1.4-1.8 MB/min, "100% [100%, 100%]" of
+            // it given to a cache that did not grow). Each site's part is then its own growth, as a share of the class's.
+            for (SiteGrowth s : of) {
+                double share = s.growth().value() / grew;
+                double shareLow = Math.max(0, s.growth().lower()) / grew;
+                double shareHigh = s.growth().upper() / grew;
+                shares.add(new SiteShare(s.allocatedAt(), share, shareLow, shareHigh, rate * share, rate * shareLow, rate * shareHigh));
+            }
+            shares.sort(Comparator.comparingDouble(SiteShare::share).reversed());
+            return shares;
+        }
         for (SiteGrowth s : of) {
             double v = s.growth().value();
             double lo = Math.max(0, s.growth().lower());

@@ -41,4 +41,21 @@ class ClassGrowthTest {
         assertTrue(leak.bytesPerMinuteLow() < leak.bytesPerMinute() && leak.bytesPerMinute() < leak.bytesPerMinuteHigh());
         assertEquals(0.1, order.sites().get(1).share(), 1e-9);
     }
+
+    /** A class grown by objects no sampled site accounts for: the one site that grew by chance gets its own part, not all. */
+    @Test
+    void growthTheSitesCannotExplainIsNotHandedToOneOfThem() {
+        ClassCensus first = census(10_000, new ClassCount("byte[]", 1_000_000, 1_000 * MB));
+        ClassCensus last = census(130_000, new ClassCount("byte[]", 1_003_000, 1_006 * MB));
+        // A cache's proven live bytes rose 0.5 MiB between the censuses, give or take 1 MiB; the class rose 6 MiB.
+        List<ClassGrowth.SiteGrowth> sites = List.of(new ClassGrowth.SiteGrowth("Cache.fill", "byte[]",
+                new Estimate(0.5 * MB, Math.pow(0.5 * MB, 2))));
+        ClassGrowth bytes = ClassGrowth.between(first, last, sites).get(0);
+        assertEquals(3.0 * MB, bytes.bytesPerMinute(), 1, "exact");
+        ClassGrowth.SiteShare cache = bytes.sites().get(0);
+        assertEquals(0.5 / 6, cache.share(), 1e-9);
+        assertTrue(cache.shareHigh() < 0.5 && cache.shareLow() < 0.01, cache.toString());
+        assertEquals(0.25 * MB, cache.bytesPerMinute(), 1, "its own 0.5 MiB in two minutes");
+    }
 }
+
