@@ -94,28 +94,28 @@ public record ClassGrowth(String name, long bytesBefore, long bytesAfter, long i
         List<SiteShare> shares = new ArrayList<>();
         double rate = g.bytesPerMinute();
         double grew = g.bytesAfter - g.bytesBefore;
-        if (sumHigh < grew) {
-            // The sites cannot explain the class's growth: shares among them would hand all of it to whichever grew by
-            // chance (measured, #36's scenario on ZGC and Shenandoah: byte[] grew 1.4-1.8 MB/min, "100% [100%, 100%]" of
-            // it given to a cache that did not grow). Each site's part is then its own growth, as a share of the class's.
-            for (SiteGrowth s : of) {
-                double share = s.growth().value() / grew;
-                double shareLow = Math.max(0, s.growth().lower()) / grew;
-                double shareHigh = s.growth().upper() / grew;
-                shares.add(new SiteShare(s.allocatedAt(), share, shareLow, shareHigh, rate * share, rate * shareLow, rate * shareHigh));
-            }
-            shares.sort(Comparator.comparingDouble(SiteShare::share).reversed());
-            return shares;
-        }
+        // When the sites cannot explain the class's growth, shares among them would hand all of it to whichever grew by
+        // chance (measured, #36's scenario on ZGC and Shenandoah: byte[] grew 1.4-1.8 MB/min, "100% [100%, 100%]" of it
+        // given to a cache that did not grow): each site's part is then its own growth, as a share of the class's.
+        boolean unexplained = sumHigh < grew;
         for (SiteGrowth s : of) {
             double v = s.growth().value();
             double lo = Math.max(0, s.growth().lower());
             double hi = s.growth().upper();
-            double share = v / sum;
-            double othersHigh = sumHigh - hi;
-            double othersLow = sumLow - lo;
-            double shareLow = lo + othersHigh <= 0 ? 0 : lo / (lo + othersHigh);
-            double shareHigh = hi + othersLow <= 0 ? 1 : hi / (hi + Math.max(0, othersLow));
+            double share;
+            double shareLow;
+            double shareHigh;
+            if (unexplained) {
+                share = v / grew;
+                shareLow = lo / grew;
+                shareHigh = hi / grew;
+            } else {
+                double othersHigh = sumHigh - hi;
+                double othersLow = sumLow - lo;
+                share = v / sum;
+                shareLow = lo + othersHigh <= 0 ? 0 : lo / (lo + othersHigh);
+                shareHigh = hi + othersLow <= 0 ? 1 : hi / (hi + Math.max(0, othersLow));
+            }
             shares.add(new SiteShare(s.allocatedAt(), share, shareLow, shareHigh, rate * share, rate * shareLow, rate * shareHigh));
         }
         shares.sort(Comparator.comparingDouble(SiteShare::share).reversed());
