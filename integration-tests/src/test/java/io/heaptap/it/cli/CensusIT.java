@@ -128,7 +128,8 @@ class CensusIT {
         return points.get(points.size() - 1).get("bytes").asDouble();
     }
 
-    private static JsonNode row(JsonNode rows, String name) {
+    /** The row named {@code name} among a census's or a growth list's rows; ConcurrentCensusIT reads them too. */
+    static JsonNode row(JsonNode rows, String name) {
         for (JsonNode r : rows) {
             if (r.get("name").asText().equals(name)) {
                 return r;

@@ -58,7 +58,7 @@ class ConcurrentCensusIT {
             }
             // The truth: entries a second by the workload's wall clock, each of the size the census gives its class (32 bytes
             // with compressed oops, 40 on generational ZGC, which has none).
-            JsonNode growth = row(heap.get("classGrowth"), ENTRY);
+            JsonNode growth = CensusIT.row(heap.get("classGrowth"), ENTRY);
             double entryBytes = (growth.get("bytesAfter").asDouble() - growth.get("bytesBefore").asDouble())
                     / growth.get("instancesGrowth").asDouble();
             double perMinute = CensusLeak.ENTRIES_PER_SECOND * 60.0 * entryBytes;
@@ -74,14 +74,5 @@ class ConcurrentCensusIT {
                     oom.get("millisLow").asDouble() / 60_000, oom.get("millisHigh").asDouble() / 60_000, truthMillis / 60_000,
                     covered ? "inside" : "outside"));
         }
-    }
-
-    private static JsonNode row(JsonNode rows, String name) {
-        for (JsonNode r : rows) {
-            if (r.get("name").asText().equals(name)) {
-                return r;
-            }
-        }
-        throw new AssertionError("no row " + name + " in " + rows);
     }
 }
