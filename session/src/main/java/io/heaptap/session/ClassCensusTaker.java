@@ -59,7 +59,7 @@ final class ClassCensusTaker {
 
     /** Which reading of the heap after a forced collection a trend should follow on this JVM's collector. */
     HeapReading reading() {
-        return HeapReading.forCollector(beans.collectorName());
+        return beans.collectsConcurrently() ? HeapReading.CENSUS : HeapReading.COLLECTOR;
     }
 
     /**

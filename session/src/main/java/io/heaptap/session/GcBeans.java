@@ -93,6 +93,14 @@ interface GcBeans {
         return count;
     }
 
+    /**
+     * Whether the collector collects while the application runs (ZGC, Shenandoah): its heap after GC then also counts
+     * what was allocated during the cycle, and its heap inspection marks from the roots instead of walking the heap.
+     */
+    default boolean collectsConcurrently() {
+        return names().stream().anyMatch(n -> n.startsWith("ZGC") || n.startsWith("Shenandoah"));
+    }
+
     /** The collector's usual name, from its beans' names (the only place the JDK states it). */
     default String collectorName() {
         List<String> names = names();

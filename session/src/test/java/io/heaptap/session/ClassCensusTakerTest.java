@@ -92,12 +92,17 @@ class ClassCensusTakerTest {
         FakeSource source = new FakeSource(1_000);
         assertEquals(HeapReading.CENSUS, new ClassCensusTaker(budget, new FakeGcBeans("ZGC Minor Cycles", "ZGC Minor Pauses",
                 "ZGC Major Cycles", "ZGC Major Pauses"), source).reading());
+        assertEquals(HeapReading.CENSUS, new ClassCensusTaker(budget, new FakeGcBeans("ZGC Cycles", "ZGC Pauses"), source).reading(),
+                "ZGC before JDK 23's generations");
         assertEquals(HeapReading.CENSUS, new ClassCensusTaker(budget, new FakeGcBeans("Shenandoah Pauses", "Shenandoah Cycles"),
                 source).reading());
         assertEquals(HeapReading.COLLECTOR, new ClassCensusTaker(budget, new FakeGcBeans("G1 Young Generation",
                 "G1 Old Generation"), source).reading());
         assertEquals(HeapReading.COLLECTOR, new ClassCensusTaker(budget, new FakeGcBeans("PS Scavenge", "PS MarkSweep"),
                 source).reading());
+        assertEquals(HeapReading.COLLECTOR, new ClassCensusTaker(budget, new FakeGcBeans("Copy", "MarkSweepCompact"), source).reading());
+        assertEquals("census", HeapReading.CENSUS.key());
+        assertEquals("collector", HeapReading.COLLECTOR.key());
     }
 }
 

@@ -3,8 +3,9 @@ package io.heaptap.profile.census;
 import java.util.Locale;
 
 /**
- * Which reading of the heap after each forced collection the time to OOM follows. The census walks the heap
- * differently by collector, and so does the collector's own figure drift from the live bytes:
+ * Which reading of the heap after each forced collection the time to OOM follows (the session picks it from the
+ * collector's beans). The census walks the heap differently by collector, and so does the collector's own figure
+ * drift from the live bytes:
  * <ul>
  * <li>G1, Parallel and Serial stop the application to collect, so the pools' usage after the collection is the
  * live set. Their census walks the heap from end to end and counts, dead or not, what the application allocated in
@@ -45,11 +46,6 @@ public enum HeapReading {
     /** The JSON's name for it. */
     public String key() {
         return name().toLowerCase(Locale.ROOT);
-    }
-
-    /** The reading for a collector by its usual name ("G1", "ZGC (generational)", "Shenandoah", ...). */
-    public static HeapReading forCollector(String collectorName) {
-        return collectorName.startsWith("ZGC") || collectorName.startsWith("Shenandoah") ? CENSUS : COLLECTOR;
     }
 
     /** This reading of one point. */

@@ -58,17 +58,4 @@ class CensusHistoryTest {
                 1_100_000_000L), 0);
         assertEquals(List.of(), collector.points(), "no collector's figure, no reading of it");
     }
-
-    @Test
-    void concurrentCollectorsAreReadByTheirCensusOthersByTheirOwnFigure() {
-        // Every name GcBeans.collectorName gives.
-        for (String concurrent : List.of("ZGC", "ZGC (generational)", "Shenandoah", "Shenandoah (generational)")) {
-            assertSame(HeapReading.CENSUS, HeapReading.forCollector(concurrent), concurrent);
-        }
-        for (String stopping : List.of("G1", "Parallel", "Serial", "none reported", "Epsilon")) {
-            assertSame(HeapReading.COLLECTOR, HeapReading.forCollector(stopping), stopping);
-        }
-        assertEquals("census", HeapReading.CENSUS.key());
-        assertEquals("collector", HeapReading.COLLECTOR.key());
-    }
 }
