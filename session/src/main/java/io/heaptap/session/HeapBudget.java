@@ -11,8 +11,9 @@ import java.util.concurrent.TimeUnit;
  * and is refused if it cannot fit, so heaptap never takes the heap the application needs, and a
  * failed allocation of heaptap's never lands on an application thread. Requests that fit only
  * together wait a little for each other, then are refused. What is kept for a while (the baseline of
- * a delta scrape, for its N seconds) may together take only what leaves room to decode beside it:
- * waiting scrapes never starve their own ends nor anyone else's request.
+ * a delta scrape, for its N seconds; a leak watch's per-site history, until the next watch or a reset) may
+ * together take only what leaves room to decode beside it: waiting scrapes never starve their own ends nor
+ * anyone else's request.
  *
  * <p>Not counted, because they are small and fixed: heaptap's own objects (the controller, its
  * threads, a raw-dump chunk of {@link RawDumps#MAX_CHUNK_BYTES}) and the JMX or HTTP machinery's
@@ -136,10 +137,12 @@ public final class HeapBudget {
                         + " (a sixteenth of the heap, at most 64 MiB); " + instead);
             }
             if (keptHeadroom >= 0 && kept + need + keptHeadroom > bytes) {
-                throw new HeapBudgetException(what + " cannot be kept: " + HumanUnits.formatBytes(kept) + " of heaptap's heap budget in"
-                        + " this JVM (" + HumanUnits.formatBytes(bytes) + ") is kept by delta scrapes (?seconds=N) waiting out their"
-                        + " windows, and the " + HumanUnits.formatBytes(keptHeadroom) + " their ends need to decode must stay free;"
-                        + " retry when one ends, or scrape without ?seconds= and subtract successive scrapes");
+                String keptBy = HumanUnits.formatBytes(kept) + " of heaptap's heap budget in this JVM (" + HumanUnits.formatBytes(bytes)
+                        + ") is kept by delta scrapes (?seconds=N) waiting out their windows, a capture's window or a leak watch's history";
+                throw new HeapBudgetException(keptHeadroom == 0 ? what + " cannot be kept: " + keptBy + "; " + instead
+                        : what + " cannot be kept: " + keptBy + ", and the " + HumanUnits.formatBytes(keptHeadroom)
+                        + " their ends need to decode must stay free; retry when one ends, or scrape without ?seconds= and subtract"
+                        + " successive scrapes");
             }
             while (inUse + need > bytes) {
                 long left = deadline - System.nanoTime();

@@ -40,6 +40,11 @@ final class LeakWatch {
     static final double NOTIFY_CONFIDENCE = 0.5;
     /** Warnings kept per watch: a fault that repeats every step must not grow memory for days. */
     static final int MAX_WARNINGS = 10;
+    /**
+     * The per-site history may keep this share of heaptap's heap budget (a quarter: 1 MiB of a 64 MiB heap, 16 MiB from
+     * 1 GiB up), reserved from the budget while it lives, so every other request still has the rest to decode in.
+     */
+    static final int HISTORY_SHARE = 4;
 
     enum State {
         IDLE, WATCHING, ENDED;
@@ -72,6 +77,8 @@ final class LeakWatch {
     private final java.util.ArrayDeque<Long> pausesMillis = new java.util.ArrayDeque<>();
     private long maxPauseMillis;
     private LeakHistory history;
+    /** The heap budget the history holds, from a watch's start until the next start or a reset; null without one. */
+    private HeapBudget.Reservation historyHeld;
     /** The class censuses taken after each forced collection (--gc), else null. */
     private CensusHistory censuses;
     private final Set<SiteKey> announced = new HashSet<>();
@@ -104,6 +111,7 @@ final class LeakWatch {
             throw new SessionConflictException("a leak watch is already running: started by " + client + " at " + startedAt
                     + ", ends at " + startedAt.plus(options.duration()) + "; stop it first or wait");
         }
+        long historyBytes = reserveHistory();
         options = requested;
         client = by;
         startedAt = Instant.now();
@@ -112,7 +120,7 @@ final class LeakWatch {
         warnings.clear();
         pausesMillis.clear();
         maxPauseMillis = 0;
-        history = new LeakHistory();
+        history = new LeakHistory(historyBytes);
         censuses = requested.gc() ? new CensusHistory(census.reading()) : null;
         announced.clear();
         try {
@@ -126,6 +134,34 @@ final class LeakWatch {
         tasks.add(timer.scheduleAtFixedRate(() -> step(watch), every, every, TimeUnit.NANOSECONDS));
         tasks.add(timer.schedule(() -> finish(watch), requested.duration().toNanos(), TimeUnit.NANOSECONDS));
         view = new View(State.WATCHING, LeakReport.of(info(State.WATCHING), history.sites(), censuses));
+    }
+
+    /**
+     * Reserves the new watch's history from heaptap's heap budget, after giving back the previous watch's, whose report
+     * the new one replaces (when the reservation is refused, that report goes too: the watch did not start).
+     *
+     * @throws HeapBudgetException delta scrapes keep too much of the budget now
+     */
+    private long reserveHistory() {
+        releaseHistory();
+        HeapBudget budget = controller.heapBudget();
+        long bytes = Math.min(LeakHistory.MAX_BYTES, budget.bytes() / HISTORY_SHARE);
+        try {
+            historyHeld = budget.reserveKept(bytes, 0, "a leak watch's history", "retry when the delta scrapes end");
+        } catch (HeapBudgetException e) {
+            view = new View(State.IDLE, null);
+            history = null;
+            censuses = null;
+            throw e;
+        }
+        return bytes;
+    }
+
+    private void releaseHistory() {
+        if (historyHeld != null) {
+            historyHeld.close();
+            historyHeld = null;
+        }
     }
 
     private void armCapture() {
@@ -232,6 +268,7 @@ final class LeakWatch {
             check.run();
             endWatching("reset");
             reset.run();
+            releaseHistory();
             history = null;
             censuses = null;
             options = null;
@@ -314,7 +351,8 @@ final class LeakWatch {
         return new LeakWatchInfo(pid, startedAt, options.duration().toMillis(), options.every().toMillis(),
                 Math.max(0, history.lastMillis()), options.intervalBytes(), shown == State.ENDED ? "ended" : "watching",
                 endReason, history.snapshots(), history.gcs(), history.markings(), markings.lastCompletedAt(),
-                limitation(markings.limitation()), options.gc(), List.copyOf(pausesMillis), maxPauseMillis, history.sitesLeftOut(), warnings);
+                limitation(markings.limitation()), options.gc(), List.copyOf(pausesMillis), maxPauseMillis, history.sitesLeftOut(),
+                history.footprint(), warnings);
     }
 
     /** The clock's limitation, and when nothing was marked in a watch without --gc, why, and what would decide. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.heaptap.it.support.HeaptapCli;
 import io.heaptap.it.support.HeaptapCli.Result;
+import io.heaptap.it.support.Jcmd;
 import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Paths;
 import io.heaptap.it.support.Profiles;
@@ -15,12 +16,10 @@ import io.heaptap.it.support.Wait;
 import io.heaptap.it.workload.Quiet;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -54,9 +53,9 @@ class ExplicitGcDisabledIT {
             assertEquals(0, markings(pid), "a System.gc() that did not run is not a marking");
 
             // The DiagnosticCommand's collections run regardless of the flag.
-            jcmd(jdk, pid, "GC.run");
+            Jcmd.run(jdk, pid, "GC.run");
             assertEquals(1, full(log, "(Diagnostic Command)"), () -> "GC.run under the flag:\n" + read(log));
-            jcmd(jdk, pid, "GC.class_histogram");
+            Jcmd.run(jdk, pid, "GC.class_histogram");
             assertEquals(1, full(log, "(Heap Inspection Initiated GC)"), () -> "GC.class_histogram under the flag:\n" + read(log));
 
             // heaptap's forced collection (JVMTI) runs, and the clock counts each collection that ran once.
@@ -105,12 +104,5 @@ class ExplicitGcDisabledIT {
         Result d = HeaptapCli.run("dump", pid, "--format", "json");
         assertEquals(0, d.exitCode(), d::toString);
         return Profiles.json(d.stdout()).get("live").get("markings").get("inCapture").asLong();
-    }
-
-    private static void jcmd(Jdk jdk, String pid, String command) throws Exception {
-        Process p = new ProcessBuilder(jdk.home().resolve("bin").resolve("jcmd").toString(), pid, command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "jcmd " + command + " did not end");
-        assertEquals(0, p.exitValue(), "jcmd " + command + ":\n" + out);
     }
 }

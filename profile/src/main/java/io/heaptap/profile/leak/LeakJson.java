@@ -32,6 +32,14 @@ public final class LeakJson {
                 .field("sitesFollowed", report.sites().size())
                 .field("sitesLeftOut", w.sitesLeftOut())
                 .field("leakSuspects", report.suspects());
+        HistoryFootprint h = w.history();
+        json.name("history").beginObject()
+                .field("bytes", h.bytes())
+                .field("boundBytes", h.boundBytes())
+                .field("sites", h.sites())
+                .field("maxSites", h.maxSites())
+                .field("pointsPerSite", h.pointsPerSite())
+                .endObject();
         json.name("pausesMillis").beginArray();
         w.pausesMillis().forEach(json::value);
         json.endArray();

@@ -48,9 +48,12 @@ public final class LeakText {
             sb.append(" (").append(w.endReason()).append(')');
         }
         sb.append(System.lineSeparator());
-        if (w.sitesLeftOut() > 0) {
-            sb.append(TerminalText.format(Locale.ROOT, "sites left out: %d (the watch follows at most %d)%n", w.sitesLeftOut(),
-                    LeakHistory.DEFAULT_MAX_SITES));
+        HistoryFootprint h = w.history();
+        if (w.sitesLeftOut() > 0 || h.bounded()) {
+            sb.append(TerminalText.format(Locale.ROOT, "history on the target's heap: %s of its %s bound; %d sites followed (at most %d),"
+                    + " each at most %d points over the whole watch (neighbouring snapshots merged beyond that)%s%n", HumanUnits.formatBytes(h.bytes()),
+                    HumanUnits.formatBytes(h.boundBytes()), h.sites(), h.maxSites(), h.pointsPerSite(),
+                    w.sitesLeftOut() > 0 ? "; sites left out at the last snapshot: " + w.sitesLeftOut() : ""));
         }
         for (String warning : w.warnings()) {
             sb.append("warning: ").append(TerminalText.escape(warning)).append(System.lineSeparator());

@@ -23,12 +23,13 @@ import java.util.List;
  * @param pausesMillis  the forced collections' pauses, one per snapshot (the last {@value #MAX_PAUSES} kept)
  * @param maxPauseMillis the longest forced pause of the watch
  * @param sitesLeftOut  sites not followed because the site limit was reached (a count)
+ * @param history       what the watch's history keeps on the target's heap, and its bound
  * @param warnings      anything the reader should know (capture could not be re-armed, ...)
  */
 public record LeakWatchInfo(long pid, Instant startedAt, long durationMillis, long everyMillis, long elapsedMillis,
                             long intervalBytes, String state, String endReason, int snapshots, long gcs, long markings,
                             Instant lastMarkingAt, String markingLimitation, boolean gcForced, List<Long> pausesMillis,
-                            long maxPauseMillis, long sitesLeftOut, List<String> warnings) {
+                            long maxPauseMillis, long sitesLeftOut, HistoryFootprint history, List<String> warnings) {
     public static final int MAX_PAUSES = 120;
 
     public LeakWatchInfo {

@@ -9,11 +9,14 @@ import java.util.List;
  * whole span at a coarser step. The first point is never merged away: it starts the window.
  */
 public final class SiteSeries {
+    /** Fewer points could not show a trend: a first point, and at least three after it to compare. */
+    public static final int MIN_POINTS = 4;
+
     private final SiteKey key;
     private final long windowStartMillis;
     private final long gcCountAtStart;
     private final long markingsAtStart;
-    private final int maxPoints;
+    private int maxPoints;
     private final List<SitePoint> points = new ArrayList<>();
 
     /**
@@ -23,8 +26,8 @@ public final class SiteSeries {
      * @param markingsAtStart   the marking clock at that snapshot
      */
     public SiteSeries(SiteKey key, long windowStartMillis, long gcCountAtStart, long markingsAtStart, int maxPoints) {
-        if (maxPoints < 4) {
-            throw new IllegalArgumentException("maxPoints must be at least 4");
+        if (maxPoints < MIN_POINTS) {
+            throw new IllegalArgumentException("maxPoints must be at least " + MIN_POINTS);
         }
         this.key = key;
         this.windowStartMillis = windowStartMillis;
@@ -38,6 +41,22 @@ public final class SiteSeries {
             halve();
         }
         points.add(point);
+    }
+
+    /**
+     * Keeps at most {@code max} points from now on (at least {@link #MIN_POINTS}), merging pairwise until they fit: the
+     * watch's history shares a byte bound among its sites, so each keeps fewer as more sites come.
+     */
+    public void keepAtMost(int max) {
+        maxPoints = Math.max(MIN_POINTS, max);
+        while (points.size() > maxPoints) {
+            halve();
+        }
+    }
+
+    /** Points kept now (a count). */
+    public int size() {
+        return points.size();
     }
 
     private void halve() {

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class LeakHistoryTest {
     static final LeakWatchInfo WATCH = new LeakWatchInfo(4242, Instant.parse("2026-11-21T10:00:00Z"), 60_000, 5_000, 60_000,
             524_288, "ended", "duration reached", 12, 150, 12, Instant.parse("2026-11-21T10:01:00Z"), "", true, List.of(40L, 35L), 40,
-            0, List.of());
+            0, new LeakHistory().footprint(), List.of());
     static final Frame LEAK = new Frame("app.Registry", "register", "Registry.java", 42);
     static final Frame TEMP = new Frame("app.Parser", "parse", "Parser.java", 7);
 
@@ -90,6 +90,55 @@ class LeakHistoryTest {
         assertEquals(1000, points.get(0).atMillis(), "the window's first point stays");
         assertEquals(9000, points.get(points.size() - 1).atMillis());
         assertEquals(9 * 1024, points.stream().mapToDouble(SitePoint::allocatedBytes).sum(), 1e-9, "merging keeps allocations");
+    }
+
+    @Test
+    void aByteBoundFollowsFewerSitesAndKeepsFewerPointsOfEachAsSitesCome() {
+        Instant start = Instant.parse("2026-11-21T10:00:00Z");
+        long bound = 1 << 20;  // a 64 MiB heap's: a quarter of its 4 MiB heap budget
+        LeakHistory h = new LeakHistory(bound);
+        // 5 sites for 30 snapshots: the bound leaves them every point (up to 120).
+        for (int i = 1; i <= 30; i++) {
+            h.add(i * 1000L, profile(start, i, sites(5, i)));
+        }
+        assertEquals(30, h.sites().get(0).points().size());
+        assertEquals(120, h.footprint().pointsPerSite());
+        // Then 2,000 sites each snapshot: the bound admits as many as keep 8 points each, and the first five are merged down.
+        for (int i = 31; i <= 60; i++) {
+            h.add(i * 1000L, profile(start, i, sites(2000, i)));
+        }
+        HistoryFootprint f = h.footprint();
+        long perSite = LeakHistory.SITE_BYTES + LeakHistory.MIN_POINTS_PER_SITE * LeakHistory.POINT_BYTES;
+        assertEquals(bound / perSite, f.maxSites());
+        assertEquals(f.maxSites(), f.sites());
+        assertEquals(2000 - f.maxSites(), h.sitesLeftOut());
+        assertEquals(LeakHistory.MIN_POINTS_PER_SITE, f.pointsPerSite());
+        assertTrue(f.bytes() <= bound, f.toString());
+        assertTrue(f.bounded());
+        SiteSeries first = h.sites().get(0);
+        assertTrue(first.points().size() <= LeakHistory.MIN_POINTS_PER_SITE, first.points().toString());
+        assertEquals(1000, first.points().get(0).atMillis(), "the window's first point stays");
+        assertEquals(60_000, first.last().atMillis());
+        // Merging keeps what was allocated: 1 KiB a snapshot for the first 30, and as much again for the next 30.
+        assertEquals(60 * 1024.0, first.points().stream().mapToDouble(SitePoint::allocatedBytes).sum(), 1e-6);
+        assertThrows(IllegalArgumentException.class, () -> new LeakHistory(1000));
+        LeakWatchInfo w = WATCH;
+        LeakWatchInfo bounded = new LeakWatchInfo(w.pid(), w.startedAt(), w.durationMillis(), w.everyMillis(), w.elapsedMillis(),
+                w.intervalBytes(), w.state(), w.endReason(), w.snapshots(), w.gcs(), w.markings(), w.lastMarkingAt(),
+                w.markingLimitation(), w.gcForced(), w.pausesMillis(), w.maxPauseMillis(), h.sitesLeftOut(), f, w.warnings());
+        String text = new String(LeakFormat.TEXT.render(LeakReport.of(bounded, h.sites())), StandardCharsets.UTF_8);
+        assertTrue(text.contains("history on the target's heap: ") && text.contains(" of its 1.0 MiB bound; " + f.sites()
+                + " sites followed (at most " + f.maxSites() + "), each at most 8 points over the whole watch")
+                && text.contains("sites left out at the last snapshot: " + h.sitesLeftOut()), text);
+    }
+
+    /** {@code n} sites of distinct stacks, each having allocated 1 KiB per snapshot up to snapshot {@code i}. */
+    private static AllocationSite[] sites(int n, int i) {
+        AllocationSite[] sites = new AllocationSite[n];
+        for (int k = 0; k < n; k++) {
+            sites[k] = site(new Frame("app.Site" + k, "make", "Site.java", k), 1024.0 * i, 1);
+        }
+        return sites;
     }
 
     @Test

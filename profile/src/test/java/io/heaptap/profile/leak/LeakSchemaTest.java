@@ -17,7 +17,8 @@ class LeakSchemaTest {
         LeakWatchInfo w = LeakHistoryTest.WATCH;
         LeakWatchInfo warned = new LeakWatchInfo(w.pid(), w.startedAt(), w.durationMillis(), w.everyMillis(), w.elapsedMillis(),
                 w.intervalBytes(), w.state(), w.endReason(), w.snapshots(), w.gcs(), w.markings(), w.lastMarkingAt(),
-                w.markingLimitation(), w.gcForced(), w.pausesMillis(), w.maxPauseMillis(), w.sitesLeftOut(), List.of("a warning"));
+                w.markingLimitation(), w.gcForced(), w.pausesMillis(), w.maxPauseMillis(), w.sitesLeftOut(), w.history(),
+                List.of("a warning"));
         LeakReport report = LeakReport.of(warned, List.of(Synthetic.leak(random, 12, Synthetic.MB, 2),
                 Synthetic.cache(random, 12, 50 * Synthetic.MB, 20_000, 2),
                 Synthetic.garbage(random, 12, 100 * Synthetic.MB)), Censuses.growing(12, Synthetic.MB));
