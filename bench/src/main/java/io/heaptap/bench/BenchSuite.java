@@ -473,6 +473,7 @@ public final class BenchSuite {
             long rssBefore = t.rssKiB();
             long threadsBefore = t.threads();
             String pid = Long.toString(t.pid());
+            String histogramBefore = commands.output(List.of(jdk.bin("jcmd").toString(), pid, "GC.class_histogram"));
             commands.heaptap("start", pid, "--duration", seconds + "s");
             t.measure(seconds * 1000 + 500);
             StatusView status = commands.status(pid);
@@ -487,25 +488,37 @@ public final class BenchSuite {
             report.add(String.format(Locale.ROOT, "| samples in the capture | %,d (dropped %,d) |", status.getSamples(), status.getSamplesDropped()));
             report.add(String.format(Locale.ROOT, "| target RSS growth (agent, its classes' metaspace, JIT of them, JMX) | %.1f MiB |",
                     (rssAfter - rssBefore) / 1024.0));
-            report.add(String.format(Locale.ROOT, "| Java heap held by io.heaptap.* objects (after GC) | %s |", heaptapHeap(histogram)));
+            long[] before = heapHeld(histogramBefore, c -> true);
+            long[] after = heapHeld(histogram, c -> true);
+            long[] own = heapHeld(histogram, c -> c.startsWith("io.heaptap."));
+            report.add(String.format(Locale.ROOT, "| Java heap held by io.heaptap.* objects (after GC) | %,d bytes in %,d objects |", own[1], own[0]));
+            report.add(String.format(Locale.ROOT, "| Java heap held after GC, all classes, after the capture less before `start` (heaptap's classes"
+                    + " and the JDK's they load: their mirrors, strings, reflection and JMX data) | %+,d bytes in %+,d objects, %+,d classes |",
+                    after[1] - before[1], after[0] - before[0], heapHeld(histogram, "java.lang.Class"::equals)[0]
+                    - heapHeld(histogramBefore, "java.lang.Class"::equals)[0]));
             report.add("| threads added (heaptap-timer, and the JDK's JMX/RMI and attach listener threads) | "
                     + (threadsAfter - threadsBefore) + " |");
+            // A leak watch with --gc then loads the census and the watch's code, and keeps its ended report.
+            commands.heaptap("leaks", pid, "--duration", (quick ? 2 : 20) + "s", "--every", (quick ? 1 : 5) + "s", "--gc", "--format", "json");
+            long[] watched = heapHeld(commands.output(List.of(jdk.bin("jcmd").toString(), pid, "GC.class_histogram")), c -> true);
+            report.add(String.format(Locale.ROOT, "| the same after a %d s `leaks --gc` watch too, less before `start` | %+,d bytes in %+,d objects |",
+                    quick ? 2 : 20, watched[1] - before[1], watched[0] - before[0]));
             report.add("");
         }
     }
 
-    private static String heaptapHeap(String histogram) {
+    /** Objects and bytes of the classes {@code named} in a class histogram. */
+    private static long[] heapHeld(String histogram, java.util.function.Predicate<String> named) {
         Pattern row = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)", Pattern.MULTILINE);
         Matcher m = row.matcher(histogram);
-        long bytes = 0;
-        long instances = 0;
+        long[] held = new long[2];
         while (m.find()) {
-            if (m.group(3).startsWith("io.heaptap.")) {
-                instances += Long.parseLong(m.group(1));
-                bytes += Long.parseLong(m.group(2));
+            if (named.test(m.group(3))) {
+                held[0] += Long.parseLong(m.group(1));
+                held[1] += Long.parseLong(m.group(2));
             }
         }
-        return String.format(Locale.ROOT, "%,d bytes in %,d objects", bytes, instances);
+        return held;
     }
 
     private static String machine() {
