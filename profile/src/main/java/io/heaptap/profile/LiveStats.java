@@ -33,10 +33,12 @@ import java.util.function.ToLongFunction;
  * @param provenMedianAge  median age of the proven objects (zero when none)
  * @param provenMaxAge     age of the oldest proven object (zero when none): what tells a leak from a cache
  * @param letGo            what the bound let go of the site ({@link LetGo#NONE} when nothing)
+ * @param unexaminedOwnBytes the sizes, as they are, of the tracked objects not yet examined (held or not): what a census
+ *                         that follows weak references counts of them
  */
 public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUnexamined, Duration minAge, Duration medianAge,
                         Duration maxAge, long minGcs, long medianGcs, long maxGcs, Duration provenMedianAge,
-                        Duration provenMaxAge, LetGo letGo) {
+                        Duration provenMaxAge, LetGo letGo, long unexaminedOwnBytes) {
 
     /**
      * What live tracking's bound let go of one site (liveTable.h's SiteLetGo): the weight one more tracked
@@ -82,7 +84,7 @@ public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUne
     }
 
     public static final LiveStats NONE = new LiveStats(0, Part.NONE, Part.NONE, Part.NONE, Duration.ZERO, Duration.ZERO,
-            Duration.ZERO, 0, 0, 0, Duration.ZERO, Duration.ZERO, LetGo.NONE);
+            Duration.ZERO, 0, 0, 0, Duration.ZERO, Duration.ZERO, LetGo.NONE, 0);
 
     /** Nothing tracked and nothing let go: no live figure to show. */
     public boolean isEmpty() {
@@ -117,13 +119,14 @@ public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUne
                 return NONE;
             }
             return new LiveStats(0, Part.NONE.widenedFor(letGo), Part.NONE, Part.NONE, Duration.ZERO, Duration.ZERO, Duration.ZERO, 0, 0, 0, Duration.ZERO,
-                    Duration.ZERO, letGo);
+                    Duration.ZERO, letGo, 0);
         }
         Part proven = Part.NONE;
         Part unexamined = Part.NONE;
         Part large = Part.NONE;
         double weight = 0;
         double provenWeight = 0;
+        long unexaminedOwnBytes = 0;
         List<TrackedObject> provenObjects = new ArrayList<>();
         for (TrackedObject o : objects) {
             if (o.proven()) {
@@ -132,8 +135,10 @@ public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUne
                 provenWeight += o.objects();
             } else if (o.heldByTracking()) {
                 large = large.plusAsIs(o);
+                unexaminedOwnBytes += o.sizeBytes();
             } else {
                 unexamined = unexamined.plus(o);
+                unexaminedOwnBytes += o.sizeBytes();
             }
             weight += o.objects();
         }
@@ -141,7 +146,8 @@ public record LiveStats(long tracked, Part proven, Part unexamined, Part heldUne
         long[] gcs = minMedianMax(objects, TrackedObject::gcsSurvived, weight);
         long[] provenAge = provenObjects.isEmpty() ? new long[3] : minMedianMax(provenObjects, TrackedObject::ageNanos, provenWeight);
         return new LiveStats(objects.size(), proven.widenedFor(letGo), unexamined, large, Duration.ofNanos(age[0]), Duration.ofNanos(age[1]),
-                Duration.ofNanos(age[2]), gcs[0], gcs[1], gcs[2], Duration.ofNanos(provenAge[1]), Duration.ofNanos(provenAge[2]), letGo);
+                Duration.ofNanos(age[2]), gcs[0], gcs[1], gcs[2], Duration.ofNanos(provenAge[1]), Duration.ofNanos(provenAge[2]), letGo,
+                unexaminedOwnBytes);
     }
 
     private static long[] minMedianMax(List<TrackedObject> objects, ToLongFunction<TrackedObject> key, double total) {

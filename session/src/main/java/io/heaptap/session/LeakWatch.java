@@ -7,6 +7,7 @@ import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.census.CensusHistory;
 import io.heaptap.profile.census.ClassCensus;
+import io.heaptap.profile.census.HeldByTracking;
 import io.heaptap.profile.leak.LeakHistory;
 import io.heaptap.profile.leak.LeakReport;
 import io.heaptap.profile.leak.LeakWatchInfo;
@@ -131,6 +132,7 @@ final class LeakWatch {
         }
         long watch = ++watches;
         long every = requested.every().toNanos();
+        timer.execute(() -> rehearse(watch));
         tasks.add(timer.scheduleAtFixedRate(() -> step(watch), every, every, TimeUnit.NANOSECONDS));
         tasks.add(timer.schedule(() -> finish(watch), requested.duration().toNanos(), TimeUnit.NANOSECONDS));
         view = new View(State.WATCHING, LeakReport.of(info(State.WATCHING), history.sites(), censuses));
@@ -189,6 +191,20 @@ final class LeakWatch {
             // The end's own snapshot is near: two snapshots a moment apart tell nothing.
             if (elapsed + options.every().toNanos() / 2 < options.duration().toNanos()) {
                 snapshotSafely();
+            }
+        }
+    }
+
+    /** Before the first snapshot (the timer runs one task at a time): see {@link SnapshotRehearsal}. */
+    private void rehearse(long watch) {
+        synchronized (lock) {
+            if (!isCurrent(watch)) {
+                return;
+            }
+            try {
+                SnapshotRehearsal.run(controller, info(), options.gc(), census.reading());
+            } catch (RuntimeException e) {
+                // Only a help: the first snapshot loads what the rehearsal could not, and says what went wrong if it fails too.
             }
         }
     }
@@ -282,10 +298,18 @@ final class LeakWatch {
             return;
         }
         try {
-            if (options.gc()) {
-                forceGc();
+            ClassCensus counted = options.gc() ? forceGc() : null;
+            AllocationProfile profile = null;
+            try {
+                profile = controller.profile(LiveFilter.NONE, false);
+            } finally {
+                if (counted != null) {
+                    // What tracking held unexamined when the census counted: by class from the profile decoded right after
+                    // it, or the agent's total when that failed.
+                    censuses.add(counted, profile != null ? HeldByTracking.of(profile)
+                            : HeldByTracking.total(controller.trackedUnexaminedBytes()));
+                }
             }
-            AllocationProfile profile = controller.profile(LiveFilter.NONE, false);
             history.add(elapsedMillis, profile);
             view = new View(view.state(), LeakReport.of(info(), history.sites(), censuses));
             announceNewSuspects();
@@ -297,13 +321,14 @@ final class LeakWatch {
 
     /**
      * --gc: a full collection before the snapshot proves what is live; its pause is measured and reported.
-     * A class census of the whole heap follows it (its own short pause, no second collection).
+     * A class census of the whole heap follows it (its own short pause, no second collection): returned, or null when
+     * the collection or the census was refused.
      */
-    private void forceGc() {
+    private ClassCensus forceGc() {
         long took = controller.forceFullGc();
         if (took < 0) {
             warn("the JVM refused the forced full collection at " + Instant.now() + ": that snapshot proves nothing new");
-            return;
+            return null;
         }
         long millis = TimeUnit.NANOSECONDS.toMillis(took);
         if (pausesMillis.size() == LeakWatchInfo.MAX_PAUSES) {
@@ -311,16 +336,18 @@ final class LeakWatch {
         }
         pausesMillis.addLast(millis);
         maxPauseMillis = Math.max(maxPauseMillis, millis);
-        takeCensus();
+        return takeCensus();
     }
 
-    private void takeCensus() {
+    private ClassCensus takeCensus() {
         try {
-            censuses.add(census.take(startNanos, ClassCensus.DEFAULT_TOP), controller.trackedUnexaminedBytes());
+            ClassCensus counted = census.take(startNanos, ClassCensus.DEFAULT_TOP);
             censuses.refused("");
+            return counted;
         } catch (IllegalStateException e) {  // a HeapBudgetException too: refused before asking the JVM
             censuses.refused(e.getMessage());
             warn("no class census at " + Instant.now() + ": " + e.getMessage());
+            return null;
         }
     }
 

@@ -9,7 +9,7 @@ import java.util.concurrent.locks.LockSupport;
  * byte arrays, which heaptap never samples), and on "leak" a leak of {@link Entry} objects at exactly
  * {@link #ENTRIES_PER_SECOND} a second by the wall clock (each tick catches up, so a slow scheduler
  * shifts entries by one tick at most, never changes the rate), linked one to the next: no array grows
- * beside it, so the heap after each collection rises by the leak alone.
+ * beside it, so the heap after each collection rises by the leak alone. On "garbage", a thread of garbage as well.
  */
 public final class CensusLeak {
     public static final int STABLE_MIB = 512;
@@ -37,8 +37,23 @@ public final class CensusLeak {
                 t.setDaemon(true);
                 t.start();
                 System.out.println("leaking");
+            } else if (command.equals("garbage")) {
+                Thread t = new Thread(CensusLeak::garbage, "garbage");
+                t.setDaemon(true);
+                t.start();
+                System.out.println("collecting garbage");
             }
         });
+    }
+
+    /** Arrays of 64 B to 4 KiB, dead at once, a few hundred MB a second: what live tracking samples most of. */
+    private static void garbage() {
+        while (true) {
+            for (int i = 0; i < 2_000; i++) {
+                sink = new byte[64 + (i & 63) * 64];
+            }
+            LockSupport.parkNanos(5_000_000);
+        }
     }
 
     private static void leak() {

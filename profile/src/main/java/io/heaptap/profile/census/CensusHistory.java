@@ -22,6 +22,7 @@ public final class CensusHistory {
     private ClassCensus first;
     private ClassCensus last;
     private int censuses;
+    private long lastHeldBytes;
     private final List<TimeToOom.Point> points = new ArrayList<>();
     private String refusal = "";
 
@@ -31,27 +32,35 @@ public final class CensusHistory {
     }
 
     /**
-     * Adds a census, with the sizes of the objects heaptap's live tracking held at that moment that no marking had examined
-     * yet. Those are taken off the census's live bytes: ZGC and Shenandoah's census marks from every root, weak ones too,
-     * so it counts a sampled object whose only reference is heaptap's, and samples allocated while the forced cycle ran
-     * survive it unexamined (measured, #36's scenario on generational ZGC, JDK 25: 1.4-6 MB of them at most censuses,
-     * 18.9 MB at one, where the census's {@code byte[]} rose by 14 MB and fell back at the next). Tracked objects alive
-     * in their own right are taken off too: a few MB that moves the level, not the trend.
+     * Adds a census, with what heaptap's live tracking held of the heap's objects that no marking had examined yet.
+     * Where the census marks from every root, weak ones too (ZGC and Shenandoah: {@link HeapReading#CENSUS}), it counts
+     * a sampled object whose only reference is heaptap's, and samples allocated while the forced cycle ran survive it
+     * unexamined (measured, #36's scenario on generational ZGC, JDK 25: 1.4-6 MB of them at most censuses, 18.9 MB at
+     * one): there the census is kept less them, class by class ({@link ClassCensus#less}), so its classes, their growth
+     * and its live bytes are the application's. Elsewhere the census walks the heap and counts every object, dead or
+     * not, heaptap's samples among the rest: it is kept as counted, and only its live bytes leave them out.
      */
-    public void add(ClassCensus census, long heaptapUnexaminedBytes) {
+    public void add(ClassCensus census, HeldByTracking held) {
+        ClassCensus counted = reading == HeapReading.CENSUS ? census.less(held) : census;
         if (first == null) {
-            first = census;
+            first = counted;
         }
-        last = census;
+        last = counted;
+        lastHeldBytes = reading == HeapReading.CENSUS ? held.bytes() : 0;
         censuses++;
-        TimeToOom.Point point = new TimeToOom.Point(census.atMillis(), census.heapAfterGcBytes(),
-                Math.max(0, census.totalBytes() - Math.max(0, heaptapUnexaminedBytes)));
+        long live = reading == HeapReading.CENSUS ? counted.totalBytes() : Math.max(0, census.totalBytes() - held.bytes());
+        TimeToOom.Point point = new TimeToOom.Point(census.atMillis(), census.heapAfterGcBytes(), live);
         if (reading.of(point) > 0) {
             if (points.size() == MAX_POINTS) {
                 thin();
             }
             points.add(point);
         }
+    }
+
+    /** What the last census was kept less of, heaptap's samples no marking had examined ({@link #add}); 0 where none. */
+    public long lastHeldBytes() {
+        return lastHeldBytes;
     }
 
     /** Why the last census could not be taken (it is retried at the next forced collection); empty when none was refused. */

@@ -2,6 +2,8 @@ package io.heaptap.profile.census;
 
 import io.heaptap.profile.HumanUnits;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -69,6 +71,35 @@ public record ClassCensus(long atMillis, long heapAfterGcBytes, long maxHeapByte
         }
         return "; the census counted " + HumanUnits.formatBytes(above) + " more: what the application allocated between the"
                 + " collection and the census, dead or not";
+    }
+
+    /**
+     * This census without what heaptap's live tracking held unexamined ({@link HeldByTracking}): each named class less
+     * its part, the rest less the part of classes not named, the totals less all of it (never below nothing). The named
+     * classes stay the same ones, in their new order.
+     */
+    public ClassCensus less(HeldByTracking held) {
+        if (held.bytes() == 0 && held.byClass().isEmpty()) {
+            return this;
+        }
+        List<ClassCount> named = new ArrayList<>(top.size());
+        long namedCount = 0;
+        long namedBytes = 0;
+        for (ClassCount c : top) {
+            long[] h = held.of(c.name());
+            named.add(new ClassCount(c.name(), Math.max(0, c.instances() - h[0]), Math.max(0, c.bytes() - h[1])));
+            namedCount += h[0];
+            namedBytes += h[1];
+        }
+        named.sort(Comparator.comparingLong(ClassCount::bytes).reversed().thenComparing(ClassCount::name));
+        long heldCount = 0;
+        for (long[] h : held.byClass().values()) {
+            heldCount += h[0];
+        }
+        ClassCount lessRest = new ClassCount(rest.name(), Math.max(0, rest.instances() - (heldCount - namedCount)),
+                Math.max(0, rest.bytes() - Math.max(0, held.bytes() - namedBytes)));
+        return new ClassCensus(atMillis, heapAfterGcBytes, maxHeapBytes, pauseMillis, named, lessRest, restClasses,
+                Math.max(0, totalInstances - heldCount), Math.max(0, totalBytes - held.bytes()));
     }
 
     /** The smallest byte count a named row has: a class in the rest holds at most this. */

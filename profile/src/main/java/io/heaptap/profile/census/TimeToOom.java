@@ -11,7 +11,8 @@ import java.util.List;
  * The line is Theil and Sen's: its slope is the median of the slopes between every pair of readings, and its
  * level the median of what each reading leaves at that slope. A least-squares line gives its two end readings
  * the most weight, and a watch's ends are where the heap misleads: heaptap's own first steps in the target (the
- * classes and strings its watch loads, some hundred KiB right after the first collection) and a cache caught
+ * classes and strings its watch loads, some hundred KiB right after the first collection, until the watch came to
+ * rehearse its snapshot before it; what the rehearsal misses still lands there) and a cache caught
  * half-built at the last one (measured, #36's scenario on JDK 25: 3 MiB on the last reading moved the
  * least-squares slope by 11%). The median holds while fewer than about three readings in ten stray. The
  * slope's interval is Sen's: the pairwise slopes ranked, cut where Kendall's statistic would call a slope

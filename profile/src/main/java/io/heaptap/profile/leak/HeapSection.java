@@ -26,9 +26,11 @@ import java.util.Map;
  * @param timeToOom the projection, null with fewer than {@value TimeToOom#MIN_POINTS} collections read
  * @param heapAfterGc the heap in use after each forced collection, oldest first: the collector's figure and the census's
  * @param refusal   why the last census was refused, empty when none was
+ * @param heaptapSamplesBytes what the last census counted of heaptap's samples no marking had examined, and every figure
+ *                  here leaves out (ZGC and Shenandoah, whose census follows weak references; 0 elsewhere)
  */
 public record HeapSection(int censuses, ClassCensus first, ClassCensus last, HeapAccount account, List<ClassGrowth> growth,
-                          TimeToOom timeToOom, List<TimeToOom.Point> heapAfterGc, String refusal) {
+                          TimeToOom timeToOom, List<TimeToOom.Point> heapAfterGc, String refusal, long heaptapSamplesBytes) {
 
     public HeapSection {
         growth = List.copyOf(growth);
@@ -43,7 +45,7 @@ public record HeapSection(int censuses, ClassCensus first, ClassCensus last, Hea
         ClassCensus first = history.first();
         ClassCensus last = history.last();
         if (last == null) {
-            return new HeapSection(0, null, null, null, List.of(), null, List.of(), history.refusal());
+            return new HeapSection(0, null, null, null, List.of(), null, List.of(), history.refusal(), 0);
         }
         Map<String, Double> sampledByType = new HashMap<>();
         List<ClassGrowth.SiteGrowth> siteGrowth = new ArrayList<>();
@@ -57,7 +59,7 @@ public record HeapSection(int censuses, ClassCensus first, ClassCensus last, Hea
         }
         return new HeapSection(history.censuses(), first, last, HeapAccount.of(last, sampledByType),
                 ClassGrowth.between(first, last, siteGrowth), TimeToOom.of(history.points(), last.maxHeapBytes(), history.reading()),
-                history.points(), history.refusal());
+                history.points(), history.refusal(), history.lastHeldBytes());
     }
 
     /**

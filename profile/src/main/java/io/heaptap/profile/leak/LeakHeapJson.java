@@ -12,7 +12,7 @@ final class LeakHeapJson {
     static final int CLASSES = 20;
     /** Every field but the count and the refusal: null until a census was taken. */
     private static final String[] NULL_BEFORE_CENSUS = {"atMillis", "censusPauseMillis", "heapAfterGcBytes", "maxHeapBytes", "censusBytes",
-            "censusInstances", "classesFirst", "classesLast", "estimatedSampledBytes", "unexplainedBytes", "accountedBytes", "accountedShare", "notLiveBytes", "classes", "otherClasses",
+            "censusInstances", "classesFirst", "classesLast", "estimatedSampledBytes", "unexplainedBytes", "accountedBytes", "accountedShare", "notLiveBytes", "heaptapSamplesBytes", "classes", "otherClasses",
             "classGrowth", "timeToOom", "heapAfterGc"};
 
     private LeakHeapJson() {
@@ -46,7 +46,8 @@ final class LeakHeapJson {
                 .field("unexplainedBytes", a.unexplainedBytes())
                 .field("accountedBytes", a.accountedBytes())
                 .field("accountedShare", a.accountedShare())
-                .field("notLiveBytes", a.notLiveWorthSaying() ? a.notLiveBytes() : 0);
+                .field("notLiveBytes", a.notLiveWorthSaying() ? a.notLiveBytes() : 0)
+                .field("heaptapSamplesBytes", h.heaptapSamplesBytes());
         json.name("classes").beginArray();
         double otherUnexplained = a.restUnexplainedBytes();
         long otherBytes = last.rest().bytes();

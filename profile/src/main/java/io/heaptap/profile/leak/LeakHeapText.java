@@ -33,7 +33,9 @@ final class LeakHeapText {
         sb.append(TerminalText.format(Locale.ROOT, "the whole heap after the last forced collection (%s into the watch; %d class census%s, exact,"
                         + " the last paused %s):%n", duration(last.atMillis()), h.censuses(), h.censuses() == 1 ? "" : "es",
                 duration(last.pauseMillis())));
-        sb.append(TerminalText.format(Locale.ROOT, "  %s%n", last.heapLine()));
+        sb.append(TerminalText.format(Locale.ROOT, "  %s%s%n", last.heapLine(), h.heaptapSamplesBytes() == 0 ? ""
+                : ", leaving out " + HumanUnits.formatBytes(h.heaptapSamplesBytes()) + " of heaptap's samples no marking had examined"
+                + " (this collector's census counts what only heaptap's weak references reach)"));
         sb.append(TerminalText.format(Locale.ROOT, "  the sampled sites explain %s (proven live, estimated); the census's classes name the rest,"
                         + " %s: present before heaptap came, or not explained by the sampled sites%n",
                 HumanUnits.formatBytes(a.sampledBytes()), HumanUnits.formatBytes(a.unexplainedBytes())));

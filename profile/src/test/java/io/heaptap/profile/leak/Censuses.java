@@ -4,6 +4,7 @@ import io.heaptap.profile.census.CensusHistory;
 import io.heaptap.profile.census.ClassCensus;
 import io.heaptap.profile.census.ClassCount;
 import io.heaptap.profile.census.HeapReading;
+import io.heaptap.profile.census.HeldByTracking;
 
 import java.util.List;
 
@@ -32,7 +33,8 @@ final class Censuses {
             long heap = 1_020 * MB + notLive + grown;
             h.add(new ClassCensus(at, heap, 4_096 * MB, 300, List.of(new ClassCount("byte[]", 1_000_000 + grown / 1024, 900 * MB + grown),
                     new ClassCount("java.lang.String", 2_000_000, 64 * MB), new ClassCount("Order", 1_000, 40 * MB)),
-                    new ClassCount("500 other classes", 10_000, 16 * MB), 500, 3_011_000 + grown / 1024, 1_020 * MB + grown), 0);
+                    new ClassCount("500 other classes", 10_000, 16 * MB), 500, 3_011_000 + grown / 1024, 1_020 * MB + grown),
+                    HeldByTracking.NONE);
         }
         return h;
     }

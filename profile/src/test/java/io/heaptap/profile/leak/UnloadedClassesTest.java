@@ -33,7 +33,7 @@ class UnloadedClassesTest {
         List<ClassGrowth> growth = ClassGrowth.between(first, last, List.of());
         assertEquals(List.of("Entry"), growth.stream().map(ClassGrowth::name).toList(), "only a class that grew");
         assertTrue(growth.get(0).bytesPerMinute() > 0);
-        HeapSection h = new HeapSection(2, first, last, HeapAccount.of(last, Map.of()), growth, null, List.of(), "");
+        HeapSection h = new HeapSection(2, first, last, HeapAccount.of(last, Map.of()), growth, null, List.of(), "", 0);
         assertEquals("  classes with live objects: 50,002 at the first census, 902 at the last: 49,100 fewer (unloaded, or left with"
                 + " no instances); their bytes left the heap, and no class growth counts them", LeakHeapText.classesLine(h));
         StringBuilder sb = new StringBuilder();
@@ -45,7 +45,7 @@ class UnloadedClassesTest {
     void noLineWhenTheCountDidNotFall() {
         ClassCensus first = census(10_000, 900, MB, MB);
         ClassCensus last = census(70_000, 950, MB, 2 * MB);
-        HeapSection h = new HeapSection(2, first, last, HeapAccount.of(last, Map.of()), List.of(), null, List.of(), "");
+        HeapSection h = new HeapSection(2, first, last, HeapAccount.of(last, Map.of()), List.of(), null, List.of(), "", 0);
         assertEquals("", LeakHeapText.classesLine(h));
     }
 }
