@@ -26,7 +26,7 @@ class BoundsTableTest {
     private static final Path REPOSITORY = Path.of("..");
     private static final List<String> PACKAGES = List.of("io.heaptap.session", "io.heaptap.http.server",
             "io.heaptap.http.jolokia", "io.heaptap.http", "io.heaptap.nativeagent", "io.heaptap.jmx",
-            "io.heaptap.profile.census", "io.heaptap.wire.options", "io.heaptap.wire");
+            "io.heaptap.profile.census", "io.heaptap.profile.leak", "io.heaptap.wire.options", "io.heaptap.wire");
     private static final Pattern CONSTANT = Pattern.compile("`(\\w+)\\.(\\w+) = ([0-9.]+)`");
     private static final Pattern TEST = Pattern.compile("\\b(\\w+(?:Test|IT))\\b");
 
