@@ -128,6 +128,7 @@ final class LeakWatch {
             armCapture();
         } catch (RuntimeException refused) {
             view = new View(State.IDLE, null);  // someone else's capture runs, or nothing can be sampled
+            releaseHistory();
             throw refused;
         }
         long watch = ++watches;

@@ -182,6 +182,29 @@ class ControllerTest {
         assertEquals(later, controller.status().startedAt());
     }
 
+    /** A watch's history keeps a quarter of heaptap's heap budget from its start until a reset, never for a refused start. */
+    @Test
+    void aLeakWatchsHistoryHoldsItsShareOfTheHeapBudgetUntilAReset() throws Exception {
+        long share = controller.heapBudget().bytes() / LeakWatch.HISTORY_SHARE;
+        controller.start(capture(Duration.ofMinutes(10)), "cli");
+        assertEquals("started", nextEvent());
+        LeakWatchOptions watch = new LeakWatchOptions(Duration.ofMinutes(10), Duration.ofMinutes(1), 512 * 1024, false);
+        assertThrows(SessionConflictException.class, () -> controller.startLeakWatch(watch, "cli"));
+        assertEquals(0, controller.heapBudget().keptBytes(), "a refused watch keeps nothing");
+        controller.stop();
+        assertEquals("ended: stopped", nextEvent());
+
+        controller.startLeakWatch(watch, "cli");
+        assertEquals("started", nextEvent());
+        assertEquals(share, controller.heapBudget().keptBytes());
+        assertEquals(share, controller.leakReport().watch().history().boundBytes());
+        controller.stopLeakWatch();
+        awaitWatchState("ended");
+        assertEquals(share, controller.heapBudget().keptBytes(), "the ended watch's report stays readable, and its history with it");
+        controller.reset();
+        assertEquals(0, controller.heapBudget().keptBytes());
+    }
+
     @Test
     void aLeakWatchReArmsItsCaptureWhenTheCaptureEndsFirstAndEndsWhenAUserStopsIt() throws Exception {
         controller.startLeakWatch(new LeakWatchOptions(Duration.ofMinutes(10), Duration.ofMinutes(1), 512 * 1024, false), "cli");

@@ -65,8 +65,9 @@ class ManyClassesCensusIT {
             int last = heap.get("classesLast").asInt();
             assertTrue(first >= ManyClasses.CLASSES, saidHeap);
             assertTrue(last < first - ManyClasses.CLASSES + 1_000, "the classes were unloaded: " + saidHeap);
+            // No class grows below nothing. Its instances may fall while its bytes grow: a table resized to fewer, larger arrays.
             for (JsonNode g : heap.get("classGrowth")) {
-                assertTrue(g.get("bytesPerMinute").asDouble() > 0 && g.get("instancesGrowth").asLong() >= 0, saidHeap);
+                assertTrue(g.get("bytesPerMinute").asDouble() > 0 && g.get("bytesAfter").asLong() > g.get("bytesBefore").asLong(), saidHeap);
             }
             // After the unloading the heap is ~4 MiB. The census (-all) also counts what was allocated between the collection
             // and its safepoint, where the threads' buffers (TLABs) are retired as filler arrays: 0.3-1.1 MiB here (JDK 25 names
