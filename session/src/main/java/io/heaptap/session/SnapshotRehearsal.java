@@ -20,7 +20,7 @@ import java.util.Locale;
  *
  * <p>Why: a watch's first snapshots run code heaptap has not run in this JVM yet, and the JVM keeps what that code
  * loads for its life: some 150 classes, their lambdas' hidden classes and method handles, their strings (measured
- * on generational ZGC, JDK 25: 155 classes at a watch's second snapshot, after its first census). Loaded after the
+ * on generational ZGC, JDK 25: 155 classes in a watch's first snapshot, after its census, and 20 in the second). Loaded after the
  * first census, all of it reads as the application's growth: at the top of the class growth ({@code java.lang.Class},
  * {@code String}, {@code Object[]}, 50-125 KB/min over 2-minute watches of #36's scenario) and in the slope to OOM,
  * which then ends early. Rehearsed first, it is in every census alike.

@@ -205,6 +205,17 @@ class ControllerTest {
         assertEquals(0, controller.heapBudget().keptBytes());
     }
 
+    /** The rehearsal's failures are swallowed in a watch (it is only a help): here they would show. */
+    @Test
+    void aSnapshotRehearsalRunsTheWholeSnapshotPathWithACensus() throws Exception {
+        controller.startLeakWatch(new LeakWatchOptions(Duration.ofMinutes(10), Duration.ofMinutes(1), 512 * 1024, true), "cli");
+        assertEquals("started", nextEvent());
+        for (io.heaptap.profile.census.HeapReading reading : io.heaptap.profile.census.HeapReading.values()) {
+            SnapshotRehearsal.run(controller, controller.leakReport().watch(), true, reading);
+        }
+        SnapshotRehearsal.run(controller, controller.leakReport().watch(), false, io.heaptap.profile.census.HeapReading.COLLECTOR);
+    }
+
     @Test
     void aLeakWatchReArmsItsCaptureWhenTheCaptureEndsFirstAndEndsWhenAUserStopsIt() throws Exception {
         controller.startLeakWatch(new LeakWatchOptions(Duration.ofMinutes(10), Duration.ofMinutes(1), 512 * 1024, false), "cli");

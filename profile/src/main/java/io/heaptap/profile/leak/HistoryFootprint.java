@@ -3,7 +3,7 @@ package io.heaptap.profile.leak;
 /**
  * What a leak watch's history keeps on the target's heap, and its bound. The history is one series of points per site,
  * kept for the whole watch and after it (so a report can be read at any time); on a small heap, a thousand sites at a
- * snapshot a second would otherwise keep a quarter of it (measured: 10.8 MB of points after 140 s on a 64 MiB heap).
+ * snapshot a second would otherwise keep a sixth of it (measured: 10.8 MB of points after 140 s on a 64 MiB heap).
  *
  * @param bytes         the history's estimated size now: sites times {@link LeakHistory#SITE_BYTES}, plus points times
  *                      {@link LeakHistory#POINT_BYTES}

@@ -35,7 +35,7 @@ public final class LeakHistory {
     /**
      * A site's heap besides its points: its verdict ({@link LeakEvidence}, 200 bytes), its series, key, report row, map
      * entries and lists (about 300 bytes), and its stack's list (4 bytes a frame, 64 frames at most; the frames themselves
-     * are shared). Measured with 1,000 sites of 13 frames: 560 bytes.
+     * are shared). Read from a class histogram of 1,000 sites of 13 frames: about 560 bytes.
      */
     public static final long SITE_BYTES = 800;
     /** The heap of the largest history: {@link #DEFAULT_MAX_SITES} sites of {@link #DEFAULT_MAX_POINTS} points (18.1 MB). */
