@@ -2,6 +2,8 @@ package io.heaptap.bench;
 
 import io.heaptap.jmx.StatusView;
 import io.heaptap.profile.HumanUnits;
+import io.heaptap.profile.census.ClassCount;
+import io.heaptap.profile.census.ClassHistogram;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -507,15 +509,13 @@ public final class BenchSuite {
         }
     }
 
-    /** Objects and bytes of the classes {@code named} in a class histogram. */
+    /** Objects and bytes of the classes {@code named} in a class histogram, as heaptap's census parses one. */
     private static long[] heapHeld(String histogram, java.util.function.Predicate<String> named) {
-        Pattern row = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)", Pattern.MULTILINE);
-        Matcher m = row.matcher(histogram);
         long[] held = new long[2];
-        while (m.find()) {
-            if (named.test(m.group(3))) {
-                held[0] += Long.parseLong(m.group(1));
-                held[1] += Long.parseLong(m.group(2));
+        for (ClassCount c : ClassHistogram.parse(histogram, Integer.MAX_VALUE, 0, 0, 0, 0).top()) {
+            if (named.test(c.name())) {
+                held[0] += c.instances();
+                held[1] += c.bytes();
             }
         }
         return held;

@@ -13,11 +13,11 @@ import io.heaptap.it.support.Jdk;
 import io.heaptap.it.support.Profiles;
 import io.heaptap.it.support.TargetJvm;
 import io.heaptap.it.workload.ManySites;
+import io.heaptap.profile.census.ClassCount;
+import io.heaptap.profile.census.ClassHistogram;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
@@ -29,8 +29,6 @@ import org.junit.jupiter.api.Test;
  * watch objects below that bound.
  */
 class LeakHistoryFootprintIT {
-    private static final Pattern ROW = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)", Pattern.MULTILINE);
-
     @Test
     void aThousandSitesOnASmallHeapKeepTheHistoryWithinItsBound() throws Exception {
         Jdk jdk = Jdk.current();
@@ -64,17 +62,15 @@ class LeakHistoryFootprintIT {
         }
     }
 
-    /** Objects and bytes of heaptap's leak-watch classes in a class histogram. */
+    /** Objects and bytes of heaptap's leak-watch classes in a class histogram, as heaptap's census parses one. */
     private static long[] leakObjects(String histogram) {
         long[] held = new long[2];
-        Matcher m = ROW.matcher(histogram);
-        while (m.find()) {
-            if (m.group(3).startsWith("io.heaptap.profile.leak.")) {
-                held[0] += Long.parseLong(m.group(1));
-                held[1] += Long.parseLong(m.group(2));
+        for (ClassCount c : ClassHistogram.parse(histogram, Integer.MAX_VALUE, 0, 0, 0, 0).top()) {
+            if (c.name().startsWith("io.heaptap.profile.leak.")) {
+                held[0] += c.instances();
+                held[1] += c.bytes();
             }
         }
         return held;
     }
-
 }
