@@ -62,9 +62,15 @@ final class ClassCensusTaker {
         return beans.collectsConcurrently() ? HeapReading.CENSUS : HeapReading.COLLECTOR;
     }
 
+    /** How much of the reading {@link #reading()} names may be dead wood ({@link GcBeans#deadWoodShare}): 0 for the census's. */
+    double deadWoodShare() {
+        return reading() == HeapReading.COLLECTOR ? beans.deadWoodShare() : 0;
+    }
+
     /**
      * The census now, naming the {@code top} classes with the most bytes, dated in milliseconds since
-     * {@code originNanos} (the watch's start) as of the moment it was asked for: what it counts is the heap then.
+     * {@code originNanos} (the watch's start) as of the moment it was asked for: what it counts is the heap then. Its
+     * collector's figure is the last whole-heap collection's own: the one heaptap forced right before.
      *
      * @throws HeapBudgetException   it would not fit heaptap's heap budget (nothing was asked of the JVM)
      * @throws IllegalStateException the JVM refused or failed it
@@ -89,7 +95,7 @@ final class ClassCensusTaker {
                 throw new IllegalStateException("the JVM returned no class census");
             }
             HeapSizing heap = beans.heap();
-            long after = beans.heapAfterGc();
+            long after = beans.heapAfterWholeHeapCollection();
             return ClassHistogram.parse(text, top, atMillis, after >= 0 ? after : heap.usedBytes(), Math.max(0, heap.maxBytes()),
                     pauseMillis);
         }

@@ -58,6 +58,27 @@ interface GcBeans {
         return -1;
     }
 
+    /**
+     * The heap in use after the last whole-heap collection, by that collection's own report (at most the heap in use
+     * now), or {@link #heapAfterGc()} when none reports one. Right after a collection heaptap forced (on every collector a
+     * whole-heap one), this is the figure for that collection alone: the pools' collection usage of
+     * {@link #heapAfterGc()} also counts the survivors of every young collection since (measured, JDK 17: G1's survivor
+     * space read 21 MB after the young collections that followed {@code System.gc()}, which had left it empty).
+     */
+    default long heapAfterWholeHeapCollection() {
+        return heapAfterGc();
+    }
+
+    /**
+     * How much of the collector's figure after a forced full collection may be dead wood: garbage left in place because
+     * the objects around it are nearly all live ({@code MarkSweepDeadRatio}, a percentage: G1 and Serial leave it in a
+     * region or space at least that share short of full; Parallel in its dense prefix, where it is the least it allows).
+     * The collection before an OutOfMemoryError compacts everything. 0 on collectors whose figure heaptap does not follow.
+     */
+    default double deadWoodShare() {
+        return 0;
+    }
+
     /** The process's CPU time, or -1 where the JVM does not report it. */
     long processCpuNanos();
 

@@ -59,6 +59,8 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
      * second, weighed as all it stands for, still gives a 10 s capture 20 of them.
      */
     static final long POLL_MILLIS = 500;
+    /** HotSpot's default {@code MarkSweepDeadRatio}, as a share. */
+    private static final double DEFAULT_DEAD_WOOD_SHARE = 0.05;
 
     private static final Path PROC_SELF = Path.of("/proc/self");
     private final List<Consumer<Collection>> listeners = new CopyOnWriteArrayList<>();
@@ -107,6 +109,37 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
         // garbage (measured, JDK 25: 208 MiB after System.gc() with 100 MiB live): the heap in use now, which only
         // grows after a collection, caps it, so a heap with room is never called critical.
         return any ? Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed()) : -1;
+    }
+
+    @Override
+    public double deadWoodShare() {
+        if (collectsConcurrently()) {
+            return 0;
+        }
+        try {
+            String ratio = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption("MarkSweepDeadRatio").getValue();
+            return Math.min(100, Math.max(0, Integer.parseInt(ratio))) / 100.0;
+        } catch (RuntimeException e) {
+            return DEFAULT_DEAD_WOOD_SHARE;  // a JVM without the option: HotSpot's default
+        }
+    }
+
+    @Override
+    public long heapAfterWholeHeapCollection() {
+        GcInfo last = null;
+        for (GarbageCollectorMXBean gc : GcBeanList.BEANS) {
+            if (MarkingClock.Kind.ofBean(gc.getName()) == MarkingClock.Kind.WHOLE_HEAP
+                    && gc instanceof com.sun.management.GarbageCollectorMXBean readable) {
+                GcInfo info = readable.getLastGcInfo();
+                if (info != null && (last == null || info.getEndTime() > last.getEndTime())) {
+                    last = info;
+                }
+            }
+        }
+        if (last == null) {
+            return heapAfterGc();
+        }
+        return Math.min(heapUsed(last.getMemoryUsageAfterGc()), ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
     }
 
     @Override

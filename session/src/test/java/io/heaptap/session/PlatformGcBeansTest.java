@@ -79,6 +79,35 @@ class PlatformGcBeansTest {
         }
     }
 
+    /**
+     * After a forced collection, young collections fill the survivor space again; the pools' collection usage counts
+     * those survivors, and the forced collection's own figure does not: that is the one a census after it reads.
+     */
+    @Test
+    void theWholeHeapFigureIsTheForcedCollectionsOwnNotTheSurvivorsOfYoungOnesAfterIt() {
+        PlatformGcBeans beans = new PlatformGcBeans();
+        System.gc();
+        long afterFull = beans.heapAfterWholeHeapCollection();
+        assertTrue(afterFull > 0, "the forced collection reports a figure: " + afterFull);
+        List<com.sun.management.GarbageCollectorMXBean> young = polledBeans();
+        Object[] survivors = new Object[256];
+        for (int i = 0; i < 4; i++) {
+            for (int j = 0; j < survivors.length; j++) {
+                survivors[j] = new byte[4 * 1024];  // held across the young collections below: survivors
+            }
+            youngCollection(young);
+        }
+        assertTrue(beans.heapAfterGc() > afterFull, "the pools' usage counts the survivors: " + beans.heapAfterGc() + " vs " + afterFull);
+        assertEquals(afterFull, beans.heapAfterWholeHeapCollection(), "the forced collection's figure stands");
+        sink = survivors;
+    }
+
+    /** The test JVM runs HotSpot's defaults: a stop-the-world collector that may leave 5% dead wood. */
+    @Test
+    void theDeadWoodShareIsTheJvmsMarkSweepDeadRatio() {
+        assertEquals(0.05, new PlatformGcBeans().deadWoodShare());
+    }
+
     private static List<Thread> pollThreads() {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("heaptap-gc-poll") && t.isAlive()).toList();
     }

@@ -19,6 +19,7 @@ public final class CensusHistory {
     public static final int MAX_POINTS = 120;
 
     private final HeapReading reading;
+    private final double deadWoodShare;
     private ClassCensus first;
     private ClassCensus last;
     private int censuses;
@@ -26,9 +27,13 @@ public final class CensusHistory {
     private final List<TimeToOom.Point> points = new ArrayList<>();
     private String refusal = "";
 
-    /** A history whose trend follows {@code reading}. */
-    public CensusHistory(HeapReading reading) {
+    /**
+     * A history whose trend follows {@code reading}, of which up to {@code deadWoodShare} may be garbage the forced
+     * collections leave in place ({@link TimeToOom}).
+     */
+    public CensusHistory(HeapReading reading, double deadWoodShare) {
         this.reading = reading;
+        this.deadWoodShare = deadWoodShare;
     }
 
     /**
@@ -92,6 +97,11 @@ public final class CensusHistory {
     /** Which reading of the heap the trend follows. */
     public HeapReading reading() {
         return reading;
+    }
+
+    /** How much of the reading may be dead wood: the time to OOM's latest allows for it. */
+    public double deadWoodShare() {
+        return deadWoodShare;
     }
 
     public List<TimeToOom.Point> points() {

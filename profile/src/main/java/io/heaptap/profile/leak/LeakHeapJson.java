@@ -101,6 +101,7 @@ final class LeakHeapJson {
                 .field("heapBytesPerMinute", t.bytesPerMinute())
                 .field("heapBytesPerMinuteLow", t.bytesPerMinuteLow()).field("heapBytesPerMinuteHigh", t.bytesPerMinuteHigh())
                 .field("heapBytes", t.heapBytes()).field("maxHeapBytes", t.maxHeapBytes())
-                .field("millis", t.millis()).field("millisLow", t.millisLow()).field("millisHigh", t.millisHigh()).endObject();
+                .field("millis", t.millis()).field("millisLow", t.millisLow()).field("millisHigh", t.millisHigh())
+                .field("deadWoodShare", t.deadWoodShare()).endObject();
     }
 }

@@ -108,9 +108,12 @@ final class LeakHeapText {
         if (!t.trend()) {
             return "time to OOM: no trend in " + r.words() + " (" + slope + ": the interval includes 0)" + r.why();
         }
-        return String.format(Locale.ROOT, "time to OOM: %s [%s, %s], %s growing by %s toward the heap's maximum of %s%s",
+        String deadWood = t.deadWoodShare() <= 0 ? "" : String.format(Locale.ROOT, "; the latest allows for up to %.0f%% of it being"
+                + " garbage the forced collections left in place, which the collection before an OutOfMemoryError frees",
+                100 * t.deadWoodShare());
+        return String.format(Locale.ROOT, "time to OOM: %s [%s, %s], %s growing by %s toward the heap's maximum of %s%s%s",
                 duration(t.millis()), duration(t.millisLow()), duration(t.millisHigh()), r.words(), slope,
-                HumanUnits.formatBytes(t.maxHeapBytes()), r.why());
+                HumanUnits.formatBytes(t.maxHeapBytes()), r.why(), deadWood);
     }
 
     private static String signed(double bytes) {

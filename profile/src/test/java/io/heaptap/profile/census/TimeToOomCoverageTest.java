@@ -111,7 +111,7 @@ class TimeToOomCoverageTest {
                     List<TimeToOom.Point> points = watch(kind, shape[0], shape[1], perMinute, random);
                     long last = points.get(points.size() - 1).atMillis();
                     double truthMillis = (MAX - (BASE + perMinute * last / 60_000.0)) / perMinute * 60_000;
-                    TimeToOom t = TimeToOom.of(points, MAX, HeapReading.COLLECTOR);
+                    TimeToOom t = TimeToOom.of(points, MAX, HeapReading.COLLECTOR, 0);
                     if (t.trend()) {
                         trends++;
                     }
@@ -130,6 +130,57 @@ class TimeToOomCoverageTest {
             }
         }
         return failures;
+    }
+
+    /**
+     * A stop-the-world collector's figure after a forced full collection also holds dead wood: garbage in regions it left
+     * uncompacted because they were nearly all live, up to {@code MarkSweepDeadRatio} (5%) of them, and the more of it the
+     * more the live set grew. The collection before an OutOfMemoryError frees it, so the true time is when the live set
+     * alone reaches the maximum. Each simulated watch leaves its own share, 0-5% of the live set, with little other noise
+     * (#36's scenario on G1: the figure rose 0.4-2.2% faster than the leak). Allowing for a 5% share, the interval holds
+     * the truth in at least 93% of watches of each shape (measured: 99.6-100%); without the allowance, in half of them
+     * (10-93% by shape, the fewer the longer the watch and the faster the leak).
+     */
+    @org.junit.jupiter.api.Test
+    void theLatestTimeAllowsForTheDeadWoodAForcedCollectionLeaves() {
+        List<String> failures = new ArrayList<>();
+        int coveredWithout = 0;
+        int trendsWithout = 0;
+        for (int[] shape : new int[][] {{12, 10_000}, {20, 15_000}}) {
+            for (double perMinute : new double[] {6 * MB, 30 * MB}) {
+                Random random = new Random(5L * shape[0] + (long) perMinute);
+                int[] covered = new int[2];
+                int[] trends = new int[2];
+                for (int run = 0; run < RUNS; run++) {
+                    double share = random.nextDouble() * 0.05;
+                    List<TimeToOom.Point> points = new ArrayList<>();
+                    for (int i = 0; i < shape[0]; i++) {
+                        long at = (i + 1L) * shape[1];
+                        double live = BASE + perMinute * at / 60_000.0;
+                        points.add(new TimeToOom.Point(at, Math.round(live * (1 + share) + random.nextGaussian() * MB / 2), 0));
+                    }
+                    long last = points.get(points.size() - 1).atMillis();
+                    double truthMillis = (MAX - (BASE + perMinute * last / 60_000.0)) / perMinute * 60_000;
+                    for (int allowed = 0; allowed < 2; allowed++) {
+                        TimeToOom t = TimeToOom.of(points, MAX, HeapReading.COLLECTOR, allowed == 1 ? 0.05 : 0);
+                        trends[allowed] += t.trend() ? 1 : 0;
+                        covered[allowed] += t.trend() && t.millisLow() <= truthMillis && truthMillis <= t.millisHigh() ? 1 : 0;
+                    }
+                }
+                String said = String.format(Locale.ROOT, "dead wood, %d collections every %d s, %.0f MiB/min: the interval held the truth in"
+                        + " %d of %d watches with the allowance, %d of %d without", shape[0], shape[1] / 1000, perMinute / MB, covered[1],
+                        trends[1], covered[0], trends[0]);
+                System.out.println("TimeToOomCoverageTest " + said);
+                if (covered[1] < 0.93 * trends[1]) {
+                    failures.add(said);
+                }
+                coveredWithout += covered[0];
+                trendsWithout += trends[0];
+            }
+        }
+        assertTrue(failures.isEmpty(), failures::toString);
+        assertTrue(coveredWithout < 0.8 * trendsWithout, "without the allowance the interval misses often: it held the truth in "
+                + coveredWithout + " of " + trendsWithout);
     }
 
     @ParameterizedTest
@@ -151,7 +202,7 @@ class TimeToOomCoverageTest {
             Random random = new Random(7L * shape[0] + kind.ordinal());
             int trends = 0;
             for (int run = 0; run < RUNS; run++) {
-                if (TimeToOom.of(watch(kind, shape[0], shape[1], 0, random), MAX, HeapReading.COLLECTOR).trend()) {
+                if (TimeToOom.of(watch(kind, shape[0], shape[1], 0, random), MAX, HeapReading.COLLECTOR, 0).trend()) {
                     trends++;
                 }
             }

@@ -26,7 +26,7 @@ final class Censuses {
 
     /** {@code reading}: which the time to OOM follows, the collector's figure or the census's live bytes. */
     static CensusHistory growing(int censuses, double bytesPerSecond, long notLive, HeapReading reading) {
-        CensusHistory h = new CensusHistory(reading);
+        CensusHistory h = new CensusHistory(reading, reading == HeapReading.COLLECTOR ? 0.05 : 0);  // HotSpot's MarkSweepDeadRatio
         for (int i = 0; i < censuses; i++) {
             long at = (i + 1) * Synthetic.EVERY;
             long grown = Math.round(bytesPerSecond * at / 1000.0);

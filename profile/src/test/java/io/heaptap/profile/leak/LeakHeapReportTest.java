@@ -43,6 +43,9 @@ class LeakHeapReportTest {
         assertFalse(text.contains("holds no live object"), "1% beyond the census is not worth a line: " + text);
         assertTrue(text.contains("class byte[] grew +60.0 MiB/min (exact, by census); this site's part"), text);
         assertTrue(text.contains("time to OOM: "), text);
+        assertTrue(text.contains("; the latest allows for up to 5% of it being garbage the forced collections left in place, which the"
+                + " collection before an OutOfMemoryError frees"), text);
+        assertTrue(new String(LeakFormat.JSON.render(r), StandardCharsets.UTF_8).contains("\"deadWoodShare\":0.05"), "JSON says the share");
         assertTrue(text.contains("(500 other classes)"), text);
 
         String html = new String(LeakFormat.HTML.render(r), StandardCharsets.UTF_8);
@@ -74,7 +77,7 @@ class LeakHeapReportTest {
         assertEquals(null, report(null).heap());
         String text = new String(LeakFormat.TEXT.render(report(null)), StandardCharsets.UTF_8);
         assertFalse(text.contains("class census"), text);
-        CensusHistory refused = new CensusHistory(HeapReading.COLLECTOR);
+        CensusHistory refused = new CensusHistory(HeapReading.COLLECTOR, 0);
         refused.refused("a class census of 50000 loaded classes needs about 19.3 MiB of this JVM's heap");
         String said = new String(LeakFormat.TEXT.render(report(refused)), StandardCharsets.UTF_8);
         assertTrue(said.contains("class census: none taken: a class census of 50000 loaded classes"), said);
