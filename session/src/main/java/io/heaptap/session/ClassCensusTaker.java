@@ -4,6 +4,7 @@ import io.heaptap.profile.HeapSizing;
 import io.heaptap.profile.census.ClassCensus;
 import io.heaptap.profile.census.ClassHistogram;
 import io.heaptap.profile.census.HeapReading;
+import io.heaptap.profile.census.HeapSlack;
 
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
@@ -62,9 +63,9 @@ final class ClassCensusTaker {
         return beans.collectsConcurrently() ? HeapReading.CENSUS : HeapReading.COLLECTOR;
     }
 
-    /** How much of the reading {@link #reading()} names may be dead wood ({@link GcBeans#deadWoodShare}): 0 for the census's. */
-    double deadWoodShare() {
-        return reading() == HeapReading.COLLECTOR ? beans.deadWoodShare() : 0;
+    /** How far from its reading's reaching the maximum heap this JVM's collector can fail ({@link GcBeans#slack}). */
+    HeapSlack slack() {
+        return beans.slack();
     }
 
     /**

@@ -13,7 +13,10 @@ import io.heaptap.profile.LiveFilter;
 import io.heaptap.profile.Markings;
 import io.heaptap.profile.TargetInfo;
 import io.heaptap.profile.census.CensusReading;
+import io.heaptap.profile.census.ClassCensus;
 import io.heaptap.profile.census.DumpCensus;
+import io.heaptap.profile.census.HeapReading;
+import io.heaptap.profile.census.HeldByTracking;
 import io.heaptap.profile.format.ProfileFormat;
 import io.heaptap.profile.format.ProfileWriter;
 import io.heaptap.profile.leak.LeakReport;
@@ -535,7 +538,9 @@ public final class Controller {
                 throw new SessionConflictException("the JVM did not run the forced whole-heap collection (a JNI critical region"
                         + " may have held it off), so no census was taken; retry");
             }
-            return new CensusReading(census.take(began, top), TimeUnit.NANOSECONDS.toMillis(took));
+            ClassCensus counted = census.take(began, top);
+            HeldByTracking held = census.reading() == HeapReading.CENSUS ? heldUnexamined() : HeldByTracking.NONE;
+            return new CensusReading(counted.less(held), TimeUnit.NANOSECONDS.toMillis(took), held.bytes());
         } finally {
             censusSlot.release();
         }
@@ -551,6 +556,23 @@ public final class Controller {
             return DumpCensus.of(census.take(beganNanos, DumpCensus.TOP));
         } catch (IllegalStateException e) {  // heaptap's heap budget (HeapBudgetException), or the JVM refused it
             return DumpCensus.refused(e.getMessage());
+        }
+    }
+
+    /**
+     * What live tracking holds that no marking has examined yet, for a census that counts it (one that marks from every
+     * root, weak ones too: ZGC's and Shenandoah's): by class from the capture decoded now, right after the census, or as
+     * the agent's total when there is no capture to decode or its decode would not fit heaptap's heap budget.
+     */
+    private HeldByTracking heldUnexamined() {
+        long total = trackedUnexaminedBytes();
+        if (total <= 0) {
+            return HeldByTracking.NONE;
+        }
+        try {
+            return HeldByTracking.of(profile(LiveFilter.NONE, false));
+        } catch (RuntimeException e) {  // SessionConflictException (no capture), HeapBudgetException
+            return HeldByTracking.total(total);
         }
     }
 

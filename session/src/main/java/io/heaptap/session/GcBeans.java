@@ -2,6 +2,7 @@ package io.heaptap.session;
 
 import io.heaptap.profile.CollectorCost;
 import io.heaptap.profile.HeapSizing;
+import io.heaptap.profile.census.HeapSlack;
 
 import java.util.List;
 import java.util.function.Consumer;
@@ -70,13 +71,15 @@ interface GcBeans {
     }
 
     /**
-     * How much of the collector's figure after a forced full collection may be dead wood: garbage left in place because
-     * the objects around it are nearly all live ({@code MarkSweepDeadRatio}, a percentage: G1 and Serial leave it in a
-     * region or space at least that share short of full; Parallel in its dense prefix, where it is the least it allows).
-     * The collection before an OutOfMemoryError compacts everything. 0 on collectors whose figure heaptap does not follow.
+     * How far from the moment its reading reaches the maximum heap this collector can fail ({@link HeapSlack}): G1,
+     * Parallel and Serial leave dead wood in their figure after a forced full collection ({@code MarkSweepDeadRatio}, a
+     * percentage: G1 leaves it in a region at most that share short of full, Serial up to that share of its old
+     * generation's capacity, Parallel in its dense prefix, where it is the least it allows), which the collection before
+     * an OutOfMemoryError frees; ZGC fails with the room of the pages it does not relocate still free
+     * ({@code ZFragmentationLimit}); Shenandoah's last resort is a full compaction: none.
      */
-    default double deadWoodShare() {
-        return 0;
+    default HeapSlack slack() {
+        return HeapSlack.NONE;
     }
 
     /** The process's CPU time, or -1 where the JVM does not report it. */

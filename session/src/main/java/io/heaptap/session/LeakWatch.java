@@ -122,7 +122,7 @@ final class LeakWatch {
         pausesMillis.clear();
         maxPauseMillis = 0;
         history = new LeakHistory(historyBytes);
-        censuses = requested.gc() ? new CensusHistory(census.reading(), census.deadWoodShare()) : null;
+        censuses = requested.gc() ? new CensusHistory(census.reading(), census.slack()) : null;
         announced.clear();
         try {
             armCapture();
@@ -203,7 +203,7 @@ final class LeakWatch {
                 return;
             }
             try {
-                SnapshotRehearsal.run(controller, info(), options.gc(), census.reading(), census.deadWoodShare());
+                SnapshotRehearsal.run(controller, info(), options.gc(), census.reading(), census.slack());
             } catch (RuntimeException e) {
                 // Only a help: the first snapshot loads what the rehearsal could not, and says what went wrong if it fails too.
             }

@@ -7,6 +7,7 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import io.heaptap.nativeagent.NativeAgent;
 import io.heaptap.profile.CollectorCost;
 import io.heaptap.profile.HeapSizing;
+import io.heaptap.profile.census.HeapSlack;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -59,8 +60,9 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
      * second, weighed as all it stands for, still gives a 10 s capture 20 of them.
      */
     static final long POLL_MILLIS = 500;
-    /** HotSpot's default {@code MarkSweepDeadRatio}, as a share. */
-    private static final double DEFAULT_DEAD_WOOD_SHARE = 0.05;
+    /** HotSpot's defaults, percentages: the larger ZGC's (JDK 17's single generation; generational ZGC's is 5). */
+    private static final double DEFAULT_MARK_SWEEP_DEAD_RATIO = 5;
+    private static final double NON_GENERATIONAL_ZGC_FRAGMENTATION_LIMIT = 25;
 
     private static final Path PROC_SELF = Path.of("/proc/self");
     private final List<Consumer<Collection>> listeners = new CopyOnWriteArrayList<>();
@@ -112,15 +114,22 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
     }
 
     @Override
-    public double deadWoodShare() {
-        if (collectsConcurrently()) {
-            return 0;
+    public HeapSlack slack() {
+        if (names().stream().anyMatch(n -> n.startsWith("ZGC"))) {
+            return new HeapSlack(0, vmOption("ZFragmentationLimit", NON_GENERATIONAL_ZGC_FRAGMENTATION_LIMIT) / 100);
         }
+        if (collectsConcurrently()) {
+            return HeapSlack.NONE;
+        }
+        return new HeapSlack(vmOption("MarkSweepDeadRatio", DEFAULT_MARK_SWEEP_DEAD_RATIO) / 100, 0);
+    }
+
+    /** A numeric VM option's value, or {@code otherwise} on a JVM without it. */
+    private static double vmOption(String name, double otherwise) {
         try {
-            String ratio = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption("MarkSweepDeadRatio").getValue();
-            return Math.min(100, Math.max(0, Integer.parseInt(ratio))) / 100.0;
-        } catch (RuntimeException e) {
-            return DEFAULT_DEAD_WOOD_SHARE;  // a JVM without the option: HotSpot's default
+            return Double.parseDouble(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption(name).getValue());
+        } catch (RuntimeException e) {  // IllegalArgumentException: no such option; NumberFormatException
+            return otherwise;
         }
     }
 

@@ -6,6 +6,7 @@ import io.heaptap.profile.census.CensusHistory;
 import io.heaptap.profile.census.ClassCensus;
 import io.heaptap.profile.census.ClassHistogram;
 import io.heaptap.profile.census.HeapReading;
+import io.heaptap.profile.census.HeapSlack;
 import io.heaptap.profile.census.HeldByTracking;
 import io.heaptap.profile.census.TimeToOom;
 import io.heaptap.profile.leak.LeakFormat;
@@ -34,14 +35,14 @@ final class SnapshotRehearsal {
     }
 
     /** Rehearses a snapshot of a watch shown as {@code info}; with {@code census}, its census and heap section too. */
-    static void run(Controller controller, LeakWatchInfo info, boolean census, HeapReading reading, double deadWoodShare) {
+    static void run(Controller controller, LeakWatchInfo info, boolean census, HeapReading reading, HeapSlack slack) {
         AllocationProfile profile = controller.profile(LiveFilter.NONE, false);
         LeakHistory history = new LeakHistory(1, LeakHistory.MIN_POINTS_PER_SITE);
         history.add(1, profile);
         history.add(2, profile);
         CensusHistory censuses = null;
         if (census) {
-            censuses = new CensusHistory(reading, deadWoodShare);
+            censuses = new CensusHistory(reading, slack);
             for (int i = 1; i <= TimeToOom.MIN_POINTS; i++) {
                 long bytes = 1L << 20;
                 censuses.add(ClassHistogram.parse(histogram(i), ClassCensus.DEFAULT_TOP, i * 1000L, bytes * (i + 1), bytes << 10, 0),

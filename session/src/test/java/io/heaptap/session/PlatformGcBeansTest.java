@@ -102,10 +102,10 @@ class PlatformGcBeansTest {
         sink = survivors;
     }
 
-    /** The test JVM runs HotSpot's defaults: a stop-the-world collector that may leave 5% dead wood. */
+    /** The test JVM runs HotSpot's defaults: a stop-the-world collector that may leave 5% dead wood, and no reserve. */
     @Test
-    void theDeadWoodShareIsTheJvmsMarkSweepDeadRatio() {
-        assertEquals(0.05, new PlatformGcBeans().deadWoodShare());
+    void theSlackIsTheJvmsMarkSweepDeadRatio() {
+        assertEquals(new io.heaptap.profile.census.HeapSlack(0.05, 0), new PlatformGcBeans().slack());
     }
 
     private static List<Thread> pollThreads() {

@@ -19,7 +19,7 @@ public final class CensusHistory {
     public static final int MAX_POINTS = 120;
 
     private final HeapReading reading;
-    private final double deadWoodShare;
+    private final HeapSlack slack;
     private ClassCensus first;
     private ClassCensus last;
     private int censuses;
@@ -28,12 +28,12 @@ public final class CensusHistory {
     private String refusal = "";
 
     /**
-     * A history whose trend follows {@code reading}, of which up to {@code deadWoodShare} may be garbage the forced
-     * collections leave in place ({@link TimeToOom}).
+     * A history whose trend follows {@code reading}, the JVM failing within {@code slack} of its reaching the maximum
+     * ({@link TimeToOom}).
      */
-    public CensusHistory(HeapReading reading, double deadWoodShare) {
+    public CensusHistory(HeapReading reading, HeapSlack slack) {
         this.reading = reading;
-        this.deadWoodShare = deadWoodShare;
+        this.slack = slack;
     }
 
     /**
@@ -99,9 +99,9 @@ public final class CensusHistory {
         return reading;
     }
 
-    /** How much of the reading may be dead wood: the time to OOM's latest allows for it. */
-    public double deadWoodShare() {
-        return deadWoodShare;
+    /** How far from the reading's reaching the maximum the JVM can fail: the time to OOM's interval allows for it. */
+    public HeapSlack slack() {
+        return slack;
     }
 
     public List<TimeToOom.Point> points() {

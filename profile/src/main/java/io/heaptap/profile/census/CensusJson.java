@@ -16,7 +16,8 @@ public final class CensusJson {
                 .field("heapAfterGcBytes", c.heapAfterGcBytes())
                 .field("maxHeapBytes", c.maxHeapBytes())
                 .field("censusBytes", c.totalBytes())
-                .field("censusInstances", c.totalInstances());
+                .field("censusInstances", c.totalInstances())
+                .field("heaptapSamplesBytes", reading.heaptapSamplesBytes());
         json.name("classes").beginArray();
         for (ClassCount row : c.top()) {
             json.beginObject().field("name", row.name()).field("instances", row.instances()).field("bytes", row.bytes()).endObject();

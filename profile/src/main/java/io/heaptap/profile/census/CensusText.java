@@ -16,7 +16,8 @@ public final class CensusText {
         sb.append(TerminalText.format(Locale.ROOT, "pid %d: class census after a forced whole-heap collection (exact counts, not estimates;"
                 + " the application paused %d ms for the collection and %d ms for the census)%n", pid, reading.collectionPauseMillis(),
                 c.pauseMillis()));
-        sb.append(TerminalText.format(Locale.ROOT, "  %s%n", c.heapLine()));
+        sb.append(TerminalText.format(Locale.ROOT, "  %s%s%n", c.heapLine(), reading.heaptapSamplesBytes() == 0 ? ""
+                : ", leaving out " + HumanUnits.formatBytes(reading.heaptapSamplesBytes()) + " of heaptap's samples no marking had examined"));
         sb.append(TerminalText.format(Locale.ROOT, "  %12s %7s %14s  %s%n", "bytes", "share", "instances", "class"));
         for (ClassCount row : c.top()) {
             sb.append(row(row.bytes(), c.totalBytes(), row.instances(), TerminalText.escape(row.name())));

@@ -21,12 +21,16 @@ import java.util.List;
  * <b>no trend</b>: nothing can be projected.
  * <p>
  * The collector's figure after a forced full collection is more than the live set where that collection leaves dead
- * wood: G1 and Serial do not compact a region (or space) whose objects are all but {@code MarkSweepDeadRatio} percent
- * live, and leave its garbage in place; Parallel leaves the garbage of its dense prefix. The collection the JVM runs
- * before it throws OutOfMemoryError compacts everything. So the live set reaches the maximum no later than the figure
- * reaches {@code max / (1 - deadWoodShare)}, and the latest time is taken there (measured, #36's scenario, G1 4 GiB, JDK
- * 17: the figure rose 0.4-2.2% faster than the leak in five watches, and at the leak's rate with
- * {@code -XX:MarkSweepDeadRatio=0}).
+ * wood: G1 does not compact a region whose objects are all but {@code MarkSweepDeadRatio} percent live, and leaves its
+ * garbage in place; Serial leaves up to that share of its old generation's capacity as dead space at its start (at
+ * every full collection but each {@code MarkSweepAlwaysCompactCount}-th); Parallel leaves the garbage of its dense
+ * prefix. The collection the JVM runs before it throws OutOfMemoryError compacts everything. With dead wood at most
+ * {@code deadWoodShare} of the maximum heap, the live set reaches the maximum no later than the figure reaches
+ * {@code max / (1 - deadWoodShare)}, and the latest time is taken there (measured, #36's scenario, G1 4 GiB, JDK 17: the
+ * figure rose 0.4-2.2% faster than the leak in five watches, and at the leak's rate with
+ * {@code -XX:MarkSweepDeadRatio=0}). On ZGC the JVM fails before the live set fills the heap, once it leaves the room
+ * of the pages ZGC does not relocate: the earliest time is when the line reaches {@code max * (1 - reserveShare)}
+ * ({@link HeapSlack}).
  *
  * @param points               whole-heap collections the line is fitted to (a count)
  * @param bytesPerMinute       the slope
@@ -39,16 +43,12 @@ import java.util.List;
  * @param millisHigh           its latest (from the flattest slope), -1 without a trend
  * @param trend                whether the heap grows beyond doubt; otherwise the figures above are -1
  * @param reading              which reading of the heap the line follows
- * @param deadWoodShare        how much of that reading may be garbage the forced collections left in place, which the
- *                             collection before an OutOfMemoryError frees (0 to 1; 0 for the census's live bytes): the
- *                             latest time allows for it
+ * @param slack                how far from the line's reaching the maximum the JVM can fail: the latest time allows for
+ *                             the dead wood, the earliest for the reserve
  */
 public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinuteLow, double bytesPerMinuteHigh, double heapBytes,
                         long maxHeapBytes, long millis, long millisLow, long millisHigh, boolean trend, HeapReading reading,
-                        double deadWoodShare) {
-    /** At most this share of the reading is taken as dead wood: a larger one says nothing about when the heap runs out. */
-    public static final double MAX_DEAD_WOOD_SHARE = 0.5;
-
+                        HeapSlack slack) {
     /** Above it the series holds too little independent evidence to widen by: such noise is treated as this correlated. */
     static final double MAX_AUTOCORRELATION = 0.8;
     /** With fewer readings Sen's interval cannot exclude 0, whatever they show. */
@@ -72,12 +72,10 @@ public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinute
     }
 
     /**
-     * The projection from {@code points} (oldest first), by their {@code reading}, for a heap of {@code maxHeapBytes}, of
-     * which the reading may hold {@code deadWoodShare} as dead wood (capped at {@link #MAX_DEAD_WOOD_SHARE}); null with
-     * fewer than {@link #MIN_POINTS}.
+     * The projection from {@code points} (oldest first), by their {@code reading}, for a heap of {@code maxHeapBytes}, the
+     * JVM failing within {@code slack} of it; null with fewer than {@link #MIN_POINTS}.
      */
-    public static TimeToOom of(List<Point> points, long maxHeapBytes, HeapReading reading, double deadWoodShare) {
-        double deadWood = Double.isNaN(deadWoodShare) ? 0 : Math.min(MAX_DEAD_WOOD_SHARE, Math.max(0, deadWoodShare));
+    public static TimeToOom of(List<Point> points, long maxHeapBytes, HeapReading reading, HeapSlack slack) {
         int n = points.size();
         if (n < MIN_POINTS || maxHeapBytes <= 0) {
             return null;
@@ -133,7 +131,7 @@ public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinute
         double lastX = x[n - 1] - mx;
         double level = levelAtMean + slope * lastX;
         if (low <= 0) {
-            return new TimeToOom(n, slope, low, high, level, maxHeapBytes, -1, -1, -1, false, reading, deadWood);
+            return new TimeToOom(n, slope, low, high, level, maxHeapBytes, -1, -1, -1, false, reading, slack);
         }
         // The level's 95% interval at the readings' mean time, from their robust spread: the earliest time pairs the
         // highest level with the steepest slope, the latest the lowest level with the flattest.
@@ -141,12 +139,13 @@ public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinute
         double levelHalf = t975(degrees) * sigma * Math.sqrt(inflation / n);
         double room = maxHeapBytes - levelAtMean;
         double projected = room / slope - lastX;
-        double earliest = (room - levelHalf) / high - lastX;
-        // The live set is at least (1 - deadWood) of the reading: it reaches the maximum no later than the reading's
-        // lowest line reaches max / (1 - deadWood).
-        double latest = (maxHeapBytes / (1 - deadWood) - levelAtMean + levelHalf) / low - lastX;
+        // The reserve is room the collector cannot fill: the JVM may fail once the highest line reaches max * (1 - reserve).
+        double earliest = (maxHeapBytes * (1 - slack.reserveShare()) - levelAtMean - levelHalf) / high - lastX;
+        // Dead wood is at most that share of the maximum (of a region, of the old generation's capacity): the live set
+        // reaches the maximum no later than the reading's lowest line reaches max / (1 - share), above max + that.
+        double latest = (maxHeapBytes / (1 - slack.deadWoodShare()) - levelAtMean + levelHalf) / low - lastX;
         return new TimeToOom(n, slope, low, high, level, maxHeapBytes, minutes(Math.max(0, projected)),
-                minutes(Math.max(0, earliest)), minutes(Math.max(0, latest)), true, reading, deadWood);
+                minutes(Math.max(0, earliest)), minutes(Math.max(0, latest)), true, reading, slack);
     }
 
     /**

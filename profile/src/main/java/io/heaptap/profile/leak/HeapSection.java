@@ -59,7 +59,7 @@ public record HeapSection(int censuses, ClassCensus first, ClassCensus last, Hea
         }
         return new HeapSection(history.censuses(), first, last, HeapAccount.of(last, sampledByType),
                 ClassGrowth.between(first, last, siteGrowth), TimeToOom.of(history.points(), last.maxHeapBytes(), history.reading(),
-                        history.deadWoodShare()),
+                        history.slack()),
                 history.points(), history.refusal(), history.lastHeldBytes());
     }
 

@@ -102,6 +102,6 @@ final class LeakHeapJson {
                 .field("heapBytesPerMinuteLow", t.bytesPerMinuteLow()).field("heapBytesPerMinuteHigh", t.bytesPerMinuteHigh())
                 .field("heapBytes", t.heapBytes()).field("maxHeapBytes", t.maxHeapBytes())
                 .field("millis", t.millis()).field("millisLow", t.millisLow()).field("millisHigh", t.millisHigh())
-                .field("deadWoodShare", t.deadWoodShare()).endObject();
+                .field("deadWoodShare", t.slack().deadWoodShare()).field("reserveShare", t.slack().reserveShare()).endObject();
     }
 }

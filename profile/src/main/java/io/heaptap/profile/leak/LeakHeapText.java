@@ -5,6 +5,7 @@ import io.heaptap.profile.census.ClassCensus;
 import io.heaptap.profile.census.ClassGrowth;
 import io.heaptap.profile.census.HeapAccount;
 import io.heaptap.profile.census.HeapReading;
+import io.heaptap.profile.census.HeapSlack;
 import io.heaptap.profile.census.TimeToOom;
 import io.heaptap.profile.format.TerminalText;
 
@@ -108,12 +109,15 @@ final class LeakHeapText {
         if (!t.trend()) {
             return "time to OOM: no trend in " + r.words() + " (" + slope + ": the interval includes 0)" + r.why();
         }
-        String deadWood = t.deadWoodShare() <= 0 ? "" : String.format(Locale.ROOT, "; the latest allows for up to %.0f%% of it being"
+        HeapSlack s = t.slack();
+        String deadWood = s.deadWoodShare() <= 0 ? "" : String.format(Locale.ROOT, "; the latest allows for up to %.0f%% of it being"
                 + " garbage the forced collections left in place, which the collection before an OutOfMemoryError frees",
-                100 * t.deadWoodShare());
-        return String.format(Locale.ROOT, "time to OOM: %s [%s, %s], %s growing by %s toward the heap's maximum of %s%s%s",
+                100 * s.deadWoodShare());
+        String reserve = s.reserveShare() <= 0 ? "" : String.format(Locale.ROOT, "; the earliest allows for the collector failing with"
+                + " %.0f%% of the heap still free, in pages it does not compact", 100 * s.reserveShare());
+        return String.format(Locale.ROOT, "time to OOM: %s [%s, %s], %s growing by %s toward the heap's maximum of %s%s%s%s",
                 duration(t.millis()), duration(t.millisLow()), duration(t.millisHigh()), r.words(), slope,
-                HumanUnits.formatBytes(t.maxHeapBytes()), r.why(), deadWood);
+                HumanUnits.formatBytes(t.maxHeapBytes()), r.why(), deadWood, reserve);
     }
 
     private static String signed(double bytes) {

@@ -1,6 +1,7 @@
 package io.heaptap.profile.census;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.heaptap.profile.JsonSchemaCheck;
@@ -24,7 +25,7 @@ class CensusFormatsTest {
 
     /** The top two classes by name, the other two as the rest. */
     private static final CensusReading READING = new CensusReading(
-            ClassHistogram.parse(HISTOGRAM, 2, 0, 68_000_000, 256L << 20, 12), 340);
+            ClassHistogram.parse(HISTOGRAM, 2, 0, 68_000_000, 256L << 20, 12), 340, 0);
 
     @Test
     void theTextNamesTheTopClassesSumsTheRestAndGivesBothPauses() {
@@ -34,6 +35,15 @@ class CensusFormatsTest {
         assertTrue(text.contains("99.8%"), "byte[]'s share of the census: " + text);
         assertTrue(text.contains("(2 other classes)"), text);
         assertTrue(text.contains("of 256.0 MiB max"), text);
+        assertFalse(text.contains("heaptap's samples"), "nothing left out, nothing said: " + text);
+    }
+
+    /** On ZGC and Shenandoah the census leaves out heaptap's unexamined samples, and says how much. */
+    @Test
+    void whatTheCensusLeftOutOfHeaptapsSamplesIsSaid() throws Exception {
+        CensusReading less = new CensusReading(READING.census(), 340, 3L << 20);
+        assertTrue(CensusText.of(less, 42).contains(", leaving out 3.0 MiB of heaptap's samples no marking had examined"));
+        assertEquals(3L << 20, new ObjectMapper().readTree(CensusJson.of(less, 42)).get("heaptapSamplesBytes").asLong());
     }
 
     @Test

@@ -17,7 +17,7 @@ class CensusHistoryTest {
 
     @Test
     void keepsTheFirstAndLastCensusAndABoundedEvenTrend() {
-        CensusHistory h = new CensusHistory(HeapReading.COLLECTOR, 0);
+        CensusHistory h = new CensusHistory(HeapReading.COLLECTOR, io.heaptap.profile.census.HeapSlack.NONE);
         ClassCensus first = census(0);
         h.add(first, HeldByTracking.NONE);
         ClassCensus last = null;
@@ -38,7 +38,7 @@ class CensusHistoryTest {
 
     @Test
     void theLiveReadingLeavesOutWhatHeaptapTracksUnexamined() {
-        CensusHistory h = new CensusHistory(HeapReading.CENSUS, 0);
+        CensusHistory h = new CensusHistory(HeapReading.CENSUS, io.heaptap.profile.census.HeapSlack.NONE);
         h.add(new ClassCensus(10_000, 3_000_000_000L, 4_000_000_000L, 1, List.of(), new ClassCount("9 other classes", 10, 0), 9, 10,
                 1_100_000_000L), HeldByTracking.total(10_000_000));
         // The collector gave no figure: the census alone is a reading.
@@ -53,7 +53,7 @@ class CensusHistoryTest {
         assertEquals(1_100_000_000L, HeapReading.CENSUS.of(points.get(1)));
         assertSame(HeapReading.CENSUS, h.reading());
 
-        CensusHistory collector = new CensusHistory(HeapReading.COLLECTOR, 0);
+        CensusHistory collector = new CensusHistory(HeapReading.COLLECTOR, io.heaptap.profile.census.HeapSlack.NONE);
         collector.add(new ClassCensus(20_000, 0, 4_000_000_000L, 1, List.of(), new ClassCount("9 other classes", 10, 0), 9, 10,
                 1_100_000_000L), HeldByTracking.NONE);
         assertEquals(List.of(), collector.points(), "no collector's figure, no reading of it");
@@ -66,7 +66,7 @@ class CensusHistoryTest {
         // heaptap held 400 arrays of 800,000 bytes, 2 orders and 10 objects of a class in the rest, none examined yet.
         HeldByTracking held = new HeldByTracking(java.util.Map.of("byte[]", new long[] {400, 800_000}, "app.Order", new long[] {2, 2_400},
                 "app.Line", new long[] {10, 1_000}), 803_400);
-        CensusHistory h = new CensusHistory(HeapReading.CENSUS, 0);
+        CensusHistory h = new CensusHistory(HeapReading.CENSUS, io.heaptap.profile.census.HeapSlack.NONE);
         h.add(counted, held);
         ClassCensus kept = h.last();
         assertEquals(List.of(new ClassCount("app.Order", 498, 597_600), new ClassCount("byte[]", 600, 100_000)), kept.top(),
@@ -78,7 +78,7 @@ class CensusHistoryTest {
         assertEquals(803_400, h.lastHeldBytes());
 
         // Where the census walks the whole heap, dead or not, it stays as counted: only the live reading leaves them out.
-        CensusHistory walked = new CensusHistory(HeapReading.COLLECTOR, 0);
+        CensusHistory walked = new CensusHistory(HeapReading.COLLECTOR, io.heaptap.profile.census.HeapSlack.NONE);
         walked.add(counted, held);
         assertSame(counted, walked.last());
         assertEquals(1_509_000 - 803_400, walked.points().get(0).liveBytes());

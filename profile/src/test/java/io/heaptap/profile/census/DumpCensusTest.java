@@ -36,7 +36,7 @@ class DumpCensusTest {
         String said = String.join("\n", DumpCensusText.lines(DumpCensus.of(busy)));
         assertTrue(said.contains("census 26.0 MiB in 167 objects; the census counted 21.0 MiB more: what the application"
                 + " allocated between the collection and the census, dead or not"), said);
-        assertTrue(CensusText.of(new CensusReading(busy, 300), 42).contains("the census counted 21.0 MiB more"));
+        assertTrue(CensusText.of(new CensusReading(busy, 300, 0), 42).contains("the census counted 21.0 MiB more"));
     }
 
     @Test

@@ -111,7 +111,7 @@ class TimeToOomCoverageTest {
                     List<TimeToOom.Point> points = watch(kind, shape[0], shape[1], perMinute, random);
                     long last = points.get(points.size() - 1).atMillis();
                     double truthMillis = (MAX - (BASE + perMinute * last / 60_000.0)) / perMinute * 60_000;
-                    TimeToOom t = TimeToOom.of(points, MAX, HeapReading.COLLECTOR, 0);
+                    TimeToOom t = TimeToOom.of(points, MAX, HeapReading.COLLECTOR, HeapSlack.NONE);
                     if (t.trend()) {
                         trends++;
                     }
@@ -162,7 +162,7 @@ class TimeToOomCoverageTest {
                     long last = points.get(points.size() - 1).atMillis();
                     double truthMillis = (MAX - (BASE + perMinute * last / 60_000.0)) / perMinute * 60_000;
                     for (int allowed = 0; allowed < 2; allowed++) {
-                        TimeToOom t = TimeToOom.of(points, MAX, HeapReading.COLLECTOR, allowed == 1 ? 0.05 : 0);
+                        TimeToOom t = TimeToOom.of(points, MAX, HeapReading.COLLECTOR, allowed == 1 ? new HeapSlack(0.05, 0) : HeapSlack.NONE);
                         trends[allowed] += t.trend() ? 1 : 0;
                         covered[allowed] += t.trend() && t.millisLow() <= truthMillis && truthMillis <= t.millisHigh() ? 1 : 0;
                     }
@@ -202,7 +202,7 @@ class TimeToOomCoverageTest {
             Random random = new Random(7L * shape[0] + kind.ordinal());
             int trends = 0;
             for (int run = 0; run < RUNS; run++) {
-                if (TimeToOom.of(watch(kind, shape[0], shape[1], 0, random), MAX, HeapReading.COLLECTOR, 0).trend()) {
+                if (TimeToOom.of(watch(kind, shape[0], shape[1], 0, random), MAX, HeapReading.COLLECTOR, HeapSlack.NONE).trend()) {
                     trends++;
                 }
             }

@@ -21,7 +21,7 @@ class TimeToOomTest {
         for (int i = 0; i <= 12; i++) {  // 10 MiB a minute from 1 GiB, every 10 s
             points.add(new TimeToOom.Point(i * 10_000L, 1_024 * MB + i * 10 * MB / 6, 0));
         }
-        TimeToOom t = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, 0);
+        TimeToOom t = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, HeapSlack.NONE);
         assertTrue(t.trend());
         assertEquals(10.0 * MB, t.bytesPerMinute(), 1);
         // At 2 minutes the heap holds 1,044 MiB: 1,004 MiB left at 10 MiB a minute.
@@ -30,24 +30,36 @@ class TimeToOomTest {
     }
 
     /**
-     * With a dead-wood share the earliest time and the projection stay, and the latest is when the line reaches
-     * max / (1 - share): the live set is at least (1 - share) of the reading. A share beyond what says anything is capped.
+     * With dead wood the earliest time and the projection stay, and the latest is when the line reaches max / (1 - share):
+     * the live set under dead wood of at most that share of the heap fills it no later. With a reserve the latest and the
+     * projection stay, and the earliest is when the line reaches max * (1 - share).
      */
     @Test
-    void theLatestTimeIsWhenTheLiveSetUnderTheDeadWoodCouldFillTheHeap() {
+    void theSlackMovesOnlyItsEndOfTheInterval() {
         List<TimeToOom.Point> points = new ArrayList<>();
         for (int i = 0; i <= 12; i++) {
             points.add(new TimeToOom.Point(i * 10_000L, 1_024 * MB + i * 10 * MB / 6, 0));
         }
-        TimeToOom none = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, 0);
-        TimeToOom some = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, 0.05);
-        assertEquals(none.millis(), some.millis());
-        assertEquals(none.millisLow(), some.millisLow());
-        assertEquals(0.05, some.deadWoodShare());
+        TimeToOom none = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, HeapSlack.NONE);
+        TimeToOom deadWood = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, new HeapSlack(0.05, 0));
+        assertEquals(none.millis(), deadWood.millis());
+        assertEquals(none.millisLow(), deadWood.millisLow());
         // At 2 minutes the line is at 1,044 MiB; 2,048 / 0.95 = 2,155.8 MiB is reached 111.2 minutes later.
-        assertEquals((2_048 / 0.95 - 1_044) / 10 * 60_000, some.millisHigh(), 1_000);
-        assertEquals(TimeToOom.MAX_DEAD_WOOD_SHARE, TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, 3).deadWoodShare());
-        assertEquals(0, TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, Double.NaN).deadWoodShare());
+        assertEquals((2_048 / 0.95 - 1_044) / 10 * 60_000, deadWood.millisHigh(), 1_000);
+
+        TimeToOom reserve = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, new HeapSlack(0, 0.25));
+        assertEquals(none.millis(), reserve.millis());
+        assertEquals(none.millisHigh(), reserve.millisHigh());
+        // 2,048 * 0.75 = 1,536 MiB is reached 49.2 minutes later.
+        assertEquals((2_048 * 0.75 - 1_044) / 10 * 60_000, reserve.millisLow(), 1_000);
+        assertEquals(0.25, reserve.slack().reserveShare());
+    }
+
+    @Test
+    void aShareBeyondWhatSaysAnythingIsCappedAndNoneIsNone() {
+        assertEquals(HeapSlack.MAX_SHARE, new HeapSlack(3, 0).deadWoodShare());
+        assertEquals(0, new HeapSlack(Double.NaN, -1).deadWoodShare());
+        assertEquals(0, new HeapSlack(0.1, -1).reserveShare());
     }
 
     @Test
@@ -60,7 +72,7 @@ class TimeToOomTest {
             for (int i = 0; i <= 12; i++) {
                 points.add(new TimeToOom.Point(i * 10_000L, Math.round(1_024 * MB + i * 10 * MB / 6 + random.nextGaussian() * 2 * MB), 0));
             }
-            TimeToOom t = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, 0);
+            TimeToOom t = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, HeapSlack.NONE);
             long truth = Math.round((2_048 - 1_044) / 10.0 * 60_000);
             if (t.trend() && t.millisLow() <= truth && truth <= t.millisHigh()) {
                 covered++;
@@ -79,17 +91,17 @@ class TimeToOomTest {
             flat.add(new TimeToOom.Point(i * 10_000L, Math.round(1_024 * MB + random.nextGaussian() * 50 * MB), 0));
             falling.add(new TimeToOom.Point(i * 10_000L, 1_024 * MB - i * MB, 0));
         }
-        assertFalse(TimeToOom.of(falling, 2_048 * MB, HeapReading.COLLECTOR, 0).trend());
-        assertEquals(-1, TimeToOom.of(falling, 2_048 * MB, HeapReading.COLLECTOR, 0).millis());
-        TimeToOom noisy = TimeToOom.of(flat, 2_048 * MB, HeapReading.COLLECTOR, 0);
+        assertFalse(TimeToOom.of(falling, 2_048 * MB, HeapReading.COLLECTOR, HeapSlack.NONE).trend());
+        assertEquals(-1, TimeToOom.of(falling, 2_048 * MB, HeapReading.COLLECTOR, HeapSlack.NONE).millis());
+        TimeToOom noisy = TimeToOom.of(flat, 2_048 * MB, HeapReading.COLLECTOR, HeapSlack.NONE);
         assertFalse(noisy.trend(), noisy.toString());
         assertTrue(noisy.bytesPerMinuteLow() <= 0);
     }
 
     @Test
     void twoPointsOrNoMaximumGiveNothing() {
-        assertNull(TimeToOom.of(List.of(new TimeToOom.Point(0, 1, 0), new TimeToOom.Point(1, 2, 0)), 100, HeapReading.COLLECTOR, 0));
-        assertNull(TimeToOom.of(List.of(new TimeToOom.Point(0, 1, 0), new TimeToOom.Point(1, 2, 0), new TimeToOom.Point(2, 3, 0)), 0, HeapReading.COLLECTOR, 0));
+        assertNull(TimeToOom.of(List.of(new TimeToOom.Point(0, 1, 0), new TimeToOom.Point(1, 2, 0)), 100, HeapReading.COLLECTOR, HeapSlack.NONE));
+        assertNull(TimeToOom.of(List.of(new TimeToOom.Point(0, 1, 0), new TimeToOom.Point(1, 2, 0), new TimeToOom.Point(2, 3, 0)), 0, HeapReading.COLLECTOR, HeapSlack.NONE));
     }
 
     /**
@@ -105,7 +117,7 @@ class TimeToOomTest {
             long heap = 1_100_000_000L + i * 1_024_000L + Math.round(random.nextGaussian() * 50_000);
             points.add(new TimeToOom.Point(i * 10_000L, heap + (i == 12 ? 3 * MB : 0), 0));
         }
-        TimeToOom t = TimeToOom.of(points, 4_096 * MB, HeapReading.COLLECTOR, 0);
+        TimeToOom t = TimeToOom.of(points, 4_096 * MB, HeapReading.COLLECTOR, HeapSlack.NONE);
         double truth = (4_096.0 * MB - (1_100_000_000L + 12 * 1_024_000L)) / 6_144_000 * 60_000;
         assertTrue(t.trend(), t::toString);
         assertTrue(t.millisLow() <= truth && truth <= t.millisHigh(), () -> "truth " + truth + " outside " + t);
@@ -124,7 +136,7 @@ class TimeToOomTest {
         for (long[] r : readings) {
             points.add(new TimeToOom.Point(r[0], r[1], 0));
         }
-        TimeToOom t = TimeToOom.of(points, 4_096 * MB, HeapReading.COLLECTOR, 0);
+        TimeToOom t = TimeToOom.of(points, 4_096 * MB, HeapReading.COLLECTOR, HeapSlack.NONE);
         double truth = (4_096.0 * MB - readings[readings.length - 1][1]) / 6_144_000 * 60_000;
         assertTrue(t.trend(), t::toString);
         assertTrue(t.millisLow() <= truth && truth <= t.millisHigh(), () -> "truth " + truth + " outside " + t);
@@ -146,8 +158,8 @@ class TimeToOomTest {
         for (long[] r : readings) {
             points.add(new TimeToOom.Point(r[0], r[1], r[2]));
         }
-        assertFalse(TimeToOom.of(points, 4_096 * MB, HeapReading.COLLECTOR, 0).trend());
-        TimeToOom t = TimeToOom.of(points, 4_096 * MB, HeapReading.CENSUS, 0);
+        assertFalse(TimeToOom.of(points, 4_096 * MB, HeapReading.COLLECTOR, HeapSlack.NONE).trend());
+        TimeToOom t = TimeToOom.of(points, 4_096 * MB, HeapReading.CENSUS, HeapSlack.NONE);
         assertSame(HeapReading.CENSUS, t.reading());
         assertTrue(t.trend(), t::toString);
         assertTrue(t.bytesPerMinuteLow() <= 7_680_000 && 7_680_000 <= t.bytesPerMinuteHigh(), t::toString);

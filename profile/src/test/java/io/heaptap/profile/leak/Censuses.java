@@ -4,6 +4,7 @@ import io.heaptap.profile.census.CensusHistory;
 import io.heaptap.profile.census.ClassCensus;
 import io.heaptap.profile.census.ClassCount;
 import io.heaptap.profile.census.HeapReading;
+import io.heaptap.profile.census.HeapSlack;
 import io.heaptap.profile.census.HeldByTracking;
 
 import java.util.List;
@@ -26,7 +27,7 @@ final class Censuses {
 
     /** {@code reading}: which the time to OOM follows, the collector's figure or the census's live bytes. */
     static CensusHistory growing(int censuses, double bytesPerSecond, long notLive, HeapReading reading) {
-        CensusHistory h = new CensusHistory(reading, reading == HeapReading.COLLECTOR ? 0.05 : 0);  // HotSpot's MarkSweepDeadRatio
+        CensusHistory h = new CensusHistory(reading, reading == HeapReading.COLLECTOR ? new HeapSlack(0.05, 0) : HeapSlack.NONE);  // HotSpot's MarkSweepDeadRatio
         for (int i = 0; i < censuses; i++) {
             long at = (i + 1) * Synthetic.EVERY;
             long grown = Math.round(bytesPerSecond * at / 1000.0);

@@ -77,7 +77,7 @@ class LeakHeapReportTest {
         assertEquals(null, report(null).heap());
         String text = new String(LeakFormat.TEXT.render(report(null)), StandardCharsets.UTF_8);
         assertFalse(text.contains("class census"), text);
-        CensusHistory refused = new CensusHistory(HeapReading.COLLECTOR, 0);
+        CensusHistory refused = new CensusHistory(HeapReading.COLLECTOR, io.heaptap.profile.census.HeapSlack.NONE);
         refused.refused("a class census of 50000 loaded classes needs about 19.3 MiB of this JVM's heap");
         String said = new String(LeakFormat.TEXT.render(report(refused)), StandardCharsets.UTF_8);
         assertTrue(said.contains("class census: none taken: a class census of 50000 loaded classes"), said);

@@ -25,7 +25,7 @@ class LeakSchemaTest {
         String json = new String(LeakFormat.JSON.render(report), StandardCharsets.UTF_8);
         // Without --gc the heap part is null, before any census it says why none was taken: both are documented.
         String withoutGc = new String(LeakFormat.JSON.render(LeakReport.of(warned, List.of())), StandardCharsets.UTF_8);
-        io.heaptap.profile.census.CensusHistory refused = new io.heaptap.profile.census.CensusHistory(io.heaptap.profile.census.HeapReading.COLLECTOR, 0);
+        io.heaptap.profile.census.CensusHistory refused = new io.heaptap.profile.census.CensusHistory(io.heaptap.profile.census.HeapReading.COLLECTOR, io.heaptap.profile.census.HeapSlack.NONE);
         refused.refused("a class census of 50000 loaded classes needs about 19 MiB");
         String refusal = new String(LeakFormat.JSON.render(LeakReport.of(warned, List.of(), refused)), StandardCharsets.UTF_8);
         JsonSchemaCheck.of("leaks.schema.json").check(json).check(withoutGc).check(refusal).assertAllSeen();
