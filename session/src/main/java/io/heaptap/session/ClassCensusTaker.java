@@ -68,6 +68,11 @@ final class ClassCensusTaker {
         return beans.slack();
     }
 
+    /** Whether the collection a census just followed compacted everything ({@link GcBeans#lastWholeHeapCompactedFully}). */
+    boolean compactedFully() {
+        return beans.lastWholeHeapCompactedFully();
+    }
+
     /**
      * The census now, naming the {@code top} classes with the most bytes, dated in milliseconds since
      * {@code originNanos} (the watch's start) as of the moment it was asked for: what it counts is the heap then. Its

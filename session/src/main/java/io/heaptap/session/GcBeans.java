@@ -82,6 +82,14 @@ interface GcBeans {
         return HeapSlack.NONE;
     }
 
+    /**
+     * Whether the last whole-heap collection compacted everything, so its figure holds no dead wood: Serial's every
+     * {@code MarkSweepAlwaysCompactCount}-th ({@link HeapSlack#fullCompactionEvery}); false where none is known to.
+     */
+    default boolean lastWholeHeapCompactedFully() {
+        return false;
+    }
+
     /** The process's CPU time, or -1 where the JVM does not report it. */
     long processCpuNanos();
 

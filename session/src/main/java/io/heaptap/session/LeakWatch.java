@@ -300,6 +300,7 @@ final class LeakWatch {
         }
         try {
             ClassCensus counted = options.gc() ? forceGc() : null;
+            boolean compacted = counted != null && census.compactedFully();
             AllocationProfile profile = null;
             try {
                 profile = controller.profile(LiveFilter.NONE, false);
@@ -308,7 +309,7 @@ final class LeakWatch {
                     // What tracking held unexamined when the census counted: by class from the profile decoded right after
                     // it, or the agent's total when that failed.
                     censuses.add(counted, profile != null ? HeldByTracking.of(profile)
-                            : HeldByTracking.total(controller.trackedUnexaminedBytes()));
+                            : HeldByTracking.total(controller.trackedUnexaminedBytes()), compacted);
                 }
             }
             history.add(elapsedMillis, profile);

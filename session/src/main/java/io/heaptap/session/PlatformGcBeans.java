@@ -63,6 +63,9 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
     /** HotSpot's defaults, percentages: the larger ZGC's (JDK 17's single generation; generational ZGC's is 5). */
     private static final double DEFAULT_MARK_SWEEP_DEAD_RATIO = 5;
     private static final double NON_GENERATIONAL_ZGC_FRAGMENTATION_LIMIT = 25;
+    private static final double DEFAULT_ALWAYS_COMPACT_COUNT = 4;
+    /** Serial's full collector's bean. */
+    private static final String SERIAL_FULL = "MarkSweepCompact";
 
     private static final Path PROC_SELF = Path.of("/proc/self");
     private final List<Consumer<Collection>> listeners = new CopyOnWriteArrayList<>();
@@ -116,12 +119,34 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
     @Override
     public HeapSlack slack() {
         if (names().stream().anyMatch(n -> n.startsWith("ZGC"))) {
-            return new HeapSlack(0, vmOption("ZFragmentationLimit", NON_GENERATIONAL_ZGC_FRAGMENTATION_LIMIT) / 100);
+            return new HeapSlack(0, vmOption("ZFragmentationLimit", NON_GENERATIONAL_ZGC_FRAGMENTATION_LIMIT) / 100, 0);
         }
         if (collectsConcurrently()) {
             return HeapSlack.NONE;
         }
-        return new HeapSlack(vmOption("MarkSweepDeadRatio", DEFAULT_MARK_SWEEP_DEAD_RATIO) / 100, 0);
+        return new HeapSlack(vmOption("MarkSweepDeadRatio", DEFAULT_MARK_SWEEP_DEAD_RATIO) / 100, 0, serialFullCompactionEvery());
+    }
+
+    /** Serial's {@code MarkSweepAlwaysCompactCount}: every how many full collections one compacts everything; 0 on others. */
+    private int serialFullCompactionEvery() {
+        return names().contains(SERIAL_FULL) ? (int) vmOption("MarkSweepAlwaysCompactCount", DEFAULT_ALWAYS_COMPACT_COUNT) : 0;
+    }
+
+    @Override
+    public boolean lastWholeHeapCompactedFully() {
+        int every = serialFullCompactionEvery();
+        if (every <= 0) {
+            return false;
+        }
+        for (GarbageCollectorMXBean gc : GcBeanList.BEANS) {
+            if (gc.getName().equals(SERIAL_FULL) && gc instanceof com.sun.management.GarbageCollectorMXBean readable) {
+                // Serial counts its full collections from 1 and leaves no dead space at every every-th (HotSpot's
+                // DeadSpacer: total_invocations % MarkSweepAlwaysCompactCount == 0); the bean numbers them alike.
+                GcInfo info = readable.getLastGcInfo();
+                return info != null && info.getId() % every == 0;
+            }
+        }
+        return false;
     }
 
     /** A numeric VM option's value, or {@code otherwise} on a JVM without it. */

@@ -46,7 +46,7 @@ final class SnapshotRehearsal {
             for (int i = 1; i <= TimeToOom.MIN_POINTS; i++) {
                 long bytes = 1L << 20;
                 censuses.add(ClassHistogram.parse(histogram(i), ClassCensus.DEFAULT_TOP, i * 1000L, bytes * (i + 1), bytes << 10, 0),
-                        HeldByTracking.of(profile));
+                        HeldByTracking.of(profile), i % 2 == 1);
             }
         }
         LeakReport report = LeakReport.of(info, history.sites(), censuses);

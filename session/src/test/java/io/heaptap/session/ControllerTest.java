@@ -211,9 +211,9 @@ class ControllerTest {
         controller.startLeakWatch(new LeakWatchOptions(Duration.ofMinutes(10), Duration.ofMinutes(1), 512 * 1024, true), "cli");
         assertEquals("started", nextEvent());
         for (io.heaptap.profile.census.HeapReading reading : io.heaptap.profile.census.HeapReading.values()) {
-            SnapshotRehearsal.run(controller, controller.leakReport().watch(), true, reading, new io.heaptap.profile.census.HeapSlack(0.05, 0.05));
+            SnapshotRehearsal.run(controller, controller.leakReport().watch(), true, reading, new io.heaptap.profile.census.HeapSlack(0.05, 0.05, 0));
         }
-        SnapshotRehearsal.run(controller, controller.leakReport().watch(), false, io.heaptap.profile.census.HeapReading.COLLECTOR, new io.heaptap.profile.census.HeapSlack(0.05, 0));
+        SnapshotRehearsal.run(controller, controller.leakReport().watch(), false, io.heaptap.profile.census.HeapReading.COLLECTOR, new io.heaptap.profile.census.HeapSlack(0.05, 0, 0));
     }
 
     @Test

@@ -105,7 +105,7 @@ class PlatformGcBeansTest {
     /** The test JVM runs HotSpot's defaults: a stop-the-world collector that may leave 5% dead wood, and no reserve. */
     @Test
     void theSlackIsTheJvmsMarkSweepDeadRatio() {
-        assertEquals(new io.heaptap.profile.census.HeapSlack(0.05, 0), new PlatformGcBeans().slack());
+        assertEquals(new io.heaptap.profile.census.HeapSlack(0.05, 0, 0), new PlatformGcBeans().slack());
     }
 
     private static List<Thread> pollThreads() {

@@ -44,8 +44,9 @@ public final class CensusHistory {
      * one): there the census is kept less them, class by class ({@link ClassCensus#less}), so its classes, their growth
      * and its live bytes are the application's. Elsewhere the census walks the heap and counts every object, dead or
      * not, heaptap's samples among the rest: it is kept as counted, and only its live bytes leave them out.
+     * {@code compacted}: the forced collection before it compacted everything ({@link TimeToOom.Point#compacted}).
      */
-    public void add(ClassCensus census, HeldByTracking held) {
+    public void add(ClassCensus census, HeldByTracking held, boolean compacted) {
         ClassCensus counted = reading == HeapReading.CENSUS ? census.less(held) : census;
         if (first == null) {
             first = counted;
@@ -54,7 +55,7 @@ public final class CensusHistory {
         lastHeldBytes = reading == HeapReading.CENSUS ? held.bytes() : 0;
         censuses++;
         long live = reading == HeapReading.CENSUS ? counted.totalBytes() : Math.max(0, census.totalBytes() - held.bytes());
-        TimeToOom.Point point = new TimeToOom.Point(census.atMillis(), census.heapAfterGcBytes(), live);
+        TimeToOom.Point point = new TimeToOom.Point(census.atMillis(), census.heapAfterGcBytes(), live, compacted);
         if (reading.of(point) > 0) {
             if (points.size() == MAX_POINTS) {
                 thin();

@@ -65,17 +65,24 @@ public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinute
 
     /**
      * A reading of the heap after a whole-heap collection: when (ms since the watch started), how many bytes in use by the
-     * collector's figure, and how many live bytes the class census right after it counted, less heaptap's own
-     * ({@link CensusHistory#add}).
+     * collector's figure, how many live bytes the class census right after it counted, less heaptap's own
+     * ({@link CensusHistory#add}), and whether that collection compacted everything, so its figure holds no dead wood
+     * (Serial's every fourth; {@link HeapSlack#fullCompactionEvery}).
      */
-    public record Point(long atMillis, long heapBytes, long liveBytes) {
+    public record Point(long atMillis, long heapBytes, long liveBytes, boolean compacted) {
     }
 
     /**
      * The projection from {@code points} (oldest first), by their {@code reading}, for a heap of {@code maxHeapBytes}, the
      * JVM failing within {@code slack} of it; null with fewer than {@link #MIN_POINTS}.
      */
-    public static TimeToOom of(List<Point> points, long maxHeapBytes, HeapReading reading, HeapSlack slack) {
+    public static TimeToOom of(List<Point> all, long maxHeapBytes, HeapReading reading, HeapSlack slack) {
+        List<Point> points = all;
+        if (reading == HeapReading.COLLECTOR && slack.fullCompactionEvery() > 0) {
+            // The fully compacted readings are the live set exactly: the line follows them alone, with no dead wood.
+            points = all.stream().filter(Point::compacted).toList();
+            slack = new HeapSlack(0, slack.reserveShare(), slack.fullCompactionEvery());
+        }
         int n = points.size();
         if (n < MIN_POINTS || maxHeapBytes <= 0) {
             return null;
@@ -128,7 +135,8 @@ public record TimeToOom(int points, double bytesPerMinute, double bytesPerMinute
         int lowRank = Math.max(1, (int) Math.floor((pairs - c) / 2));
         double low = slopes[lowRank - 1];
         double high = slopes[pairs - lowRank];
-        double lastX = x[n - 1] - mx;
+        // From the last collection read, which may come after the last one the line follows.
+        double lastX = all.get(all.size() - 1).atMillis() / 60_000.0 - mx;
         double level = levelAtMean + slope * lastX;
         if (low <= 0) {
             return new TimeToOom(n, slope, low, high, level, maxHeapBytes, -1, -1, -1, false, reading, slack);

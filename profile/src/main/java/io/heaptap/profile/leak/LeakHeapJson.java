@@ -86,7 +86,7 @@ final class LeakHeapJson {
         json.name("heapAfterGc").beginArray();
         for (TimeToOom.Point p : h.heapAfterGc()) {
             json.beginObject().field("atMillis", p.atMillis()).field("bytes", p.heapBytes()).field("liveBytes", p.liveBytes())
-                    .endObject();
+                    .field("compacted", p.compacted()).endObject();
         }
         json.endArray().endObject();
     }

@@ -10,6 +10,7 @@ import io.heaptap.profile.census.TimeToOom;
 import io.heaptap.profile.format.TerminalText;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 /** The whole-heap part of the leak report as text: the heap after GC accounted for, class growth, time to OOM. */
@@ -81,7 +82,7 @@ final class LeakHeapText {
                 }
             }
         }
-        sb.append(timeToOom(h.timeToOom(), h.heapAfterGc().size())).append(nl).append(nl);
+        sb.append(timeToOom(h.timeToOom(), h.heapAfterGc())).append(nl).append(nl);
     }
 
     /**
@@ -99,9 +100,15 @@ final class LeakHeapText {
     }
 
     /** One line: the projected time to OOM, or why there is none. */
-    static String timeToOom(TimeToOom t, int points) {
+    static String timeToOom(TimeToOom t, List<TimeToOom.Point> readings) {
+        if (t == null && readings.size() >= TimeToOom.MIN_POINTS) {
+            // Enough readings, too few that compacted everything: the line follows only those (HeapSlack).
+            return "time to OOM: needs " + TimeToOom.MIN_POINTS + " forced collections that compacted the whole heap ("
+                    + readings.stream().filter(TimeToOom.Point::compacted).count() + " of " + readings.size() + " so far): this"
+                    + " collector compacts fully at one full collection in several and leaves dead space at the others; watch longer";
+        }
         if (t == null) {
-            return "time to OOM: needs the heap after " + TimeToOom.MIN_POINTS + " forced collections (" + points + " so far)";
+            return "time to OOM: needs the heap after " + TimeToOom.MIN_POINTS + " forced collections (" + readings.size() + " so far)";
         }
         String slope = String.format(Locale.ROOT, "%s/min [%s, %s] over %d forced collections", signed(t.bytesPerMinute()),
                 signed(t.bytesPerMinuteLow()), signed(t.bytesPerMinuteHigh()), t.points());

@@ -67,7 +67,7 @@ public record LeakReport(LeakWatchInfo watch, List<RankedSite> sites, HeapSectio
      * watch took no census ({@code --gc}).
      */
     public String timeToOom() {
-        return heap == null || heap.last() == null ? "" : LeakHeapText.timeToOom(heap.timeToOom(), heap.heapAfterGc().size());
+        return heap == null || heap.last() == null ? "" : LeakHeapText.timeToOom(heap.timeToOom(), heap.heapAfterGc());
     }
 
     public long suspects() {

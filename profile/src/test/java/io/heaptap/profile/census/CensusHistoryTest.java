@@ -19,11 +19,11 @@ class CensusHistoryTest {
     void keepsTheFirstAndLastCensusAndABoundedEvenTrend() {
         CensusHistory h = new CensusHistory(HeapReading.COLLECTOR, io.heaptap.profile.census.HeapSlack.NONE);
         ClassCensus first = census(0);
-        h.add(first, HeldByTracking.NONE);
+        h.add(first, HeldByTracking.NONE, false);
         ClassCensus last = null;
         for (int i = 1; i < 10_000; i++) {
             last = census(i * 1_000L);
-            h.add(last, HeldByTracking.NONE);
+            h.add(last, HeldByTracking.NONE, false);
         }
         assertEquals(10_000, h.censuses());
         assertSame(first, h.first());
@@ -40,12 +40,12 @@ class CensusHistoryTest {
     void theLiveReadingLeavesOutWhatHeaptapTracksUnexamined() {
         CensusHistory h = new CensusHistory(HeapReading.CENSUS, io.heaptap.profile.census.HeapSlack.NONE);
         h.add(new ClassCensus(10_000, 3_000_000_000L, 4_000_000_000L, 1, List.of(), new ClassCount("9 other classes", 10, 0), 9, 10,
-                1_100_000_000L), HeldByTracking.total(10_000_000));
+                1_100_000_000L), HeldByTracking.total(10_000_000), false);
         // The collector gave no figure: the census alone is a reading.
         h.add(new ClassCensus(20_000, 0, 4_000_000_000L, 1, List.of(), new ClassCount("9 other classes", 10, 0), 9, 10,
-                1_100_000_000L), HeldByTracking.NONE);
+                1_100_000_000L), HeldByTracking.NONE, false);
         // heaptap's own never takes the reading below nothing.
-        h.add(new ClassCensus(30_000, 0, 4_000_000_000L, 1, List.of(), new ClassCount("9 other classes", 10, 0), 9, 10, 5), HeldByTracking.total(10));
+        h.add(new ClassCensus(30_000, 0, 4_000_000_000L, 1, List.of(), new ClassCount("9 other classes", 10, 0), 9, 10, 5), HeldByTracking.total(10), false);
         List<TimeToOom.Point> points = h.points();
         assertEquals(2, points.size(), "a reading of 0 is none: " + points);
         assertEquals(1_090_000_000L, points.get(0).liveBytes());
@@ -55,7 +55,7 @@ class CensusHistoryTest {
 
         CensusHistory collector = new CensusHistory(HeapReading.COLLECTOR, io.heaptap.profile.census.HeapSlack.NONE);
         collector.add(new ClassCensus(20_000, 0, 4_000_000_000L, 1, List.of(), new ClassCount("9 other classes", 10, 0), 9, 10,
-                1_100_000_000L), HeldByTracking.NONE);
+                1_100_000_000L), HeldByTracking.NONE, false);
         assertEquals(List.of(), collector.points(), "no collector's figure, no reading of it");
     }
 
@@ -67,7 +67,7 @@ class CensusHistoryTest {
         HeldByTracking held = new HeldByTracking(java.util.Map.of("byte[]", new long[] {400, 800_000}, "app.Order", new long[] {2, 2_400},
                 "app.Line", new long[] {10, 1_000}), 803_400);
         CensusHistory h = new CensusHistory(HeapReading.CENSUS, io.heaptap.profile.census.HeapSlack.NONE);
-        h.add(counted, held);
+        h.add(counted, held, false);
         ClassCensus kept = h.last();
         assertEquals(List.of(new ClassCount("app.Order", 498, 597_600), new ClassCount("byte[]", 600, 100_000)), kept.top(),
                 "each class less its part, in their new order");
@@ -79,7 +79,7 @@ class CensusHistoryTest {
 
         // Where the census walks the whole heap, dead or not, it stays as counted: only the live reading leaves them out.
         CensusHistory walked = new CensusHistory(HeapReading.COLLECTOR, io.heaptap.profile.census.HeapSlack.NONE);
-        walked.add(counted, held);
+        walked.add(counted, held, false);
         assertSame(counted, walked.last());
         assertEquals(1_509_000 - 803_400, walked.points().get(0).liveBytes());
         assertEquals(0, walked.lastHeldBytes());

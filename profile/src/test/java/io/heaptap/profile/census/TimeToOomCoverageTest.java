@@ -69,7 +69,7 @@ class TimeToOomCoverageTest {
         List<TimeToOom.Point> points = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             long at = (i + 1) * everyMillis;
-            points.add(new TimeToOom.Point(at, Math.round(BASE + perMinute * at / 60_000.0 + e[i]), 0));
+            points.add(new TimeToOom.Point(at, Math.round(BASE + perMinute * at / 60_000.0 + e[i]), 0, false));
         }
         return points;
     }
@@ -157,12 +157,12 @@ class TimeToOomCoverageTest {
                     for (int i = 0; i < shape[0]; i++) {
                         long at = (i + 1L) * shape[1];
                         double live = BASE + perMinute * at / 60_000.0;
-                        points.add(new TimeToOom.Point(at, Math.round(live * (1 + share) + random.nextGaussian() * MB / 2), 0));
+                        points.add(new TimeToOom.Point(at, Math.round(live * (1 + share) + random.nextGaussian() * MB / 2), 0, false));
                     }
                     long last = points.get(points.size() - 1).atMillis();
                     double truthMillis = (MAX - (BASE + perMinute * last / 60_000.0)) / perMinute * 60_000;
                     for (int allowed = 0; allowed < 2; allowed++) {
-                        TimeToOom t = TimeToOom.of(points, MAX, HeapReading.COLLECTOR, allowed == 1 ? new HeapSlack(0.05, 0) : HeapSlack.NONE);
+                        TimeToOom t = TimeToOom.of(points, MAX, HeapReading.COLLECTOR, allowed == 1 ? new HeapSlack(0.05, 0, 0) : HeapSlack.NONE);
                         trends[allowed] += t.trend() ? 1 : 0;
                         covered[allowed] += t.trend() && t.millisLow() <= truthMillis && truthMillis <= t.millisHigh() ? 1 : 0;
                     }

@@ -19,7 +19,7 @@ class TimeToOomTest {
     void aSteadyLeakOnAnExactLineGivesTheExactTime() {
         List<TimeToOom.Point> points = new ArrayList<>();
         for (int i = 0; i <= 12; i++) {  // 10 MiB a minute from 1 GiB, every 10 s
-            points.add(new TimeToOom.Point(i * 10_000L, 1_024 * MB + i * 10 * MB / 6, 0));
+            points.add(new TimeToOom.Point(i * 10_000L, 1_024 * MB + i * 10 * MB / 6, 0, false));
         }
         TimeToOom t = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, HeapSlack.NONE);
         assertTrue(t.trend());
@@ -38,16 +38,16 @@ class TimeToOomTest {
     void theSlackMovesOnlyItsEndOfTheInterval() {
         List<TimeToOom.Point> points = new ArrayList<>();
         for (int i = 0; i <= 12; i++) {
-            points.add(new TimeToOom.Point(i * 10_000L, 1_024 * MB + i * 10 * MB / 6, 0));
+            points.add(new TimeToOom.Point(i * 10_000L, 1_024 * MB + i * 10 * MB / 6, 0, false));
         }
         TimeToOom none = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, HeapSlack.NONE);
-        TimeToOom deadWood = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, new HeapSlack(0.05, 0));
+        TimeToOom deadWood = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, new HeapSlack(0.05, 0, 0));
         assertEquals(none.millis(), deadWood.millis());
         assertEquals(none.millisLow(), deadWood.millisLow());
         // At 2 minutes the line is at 1,044 MiB; 2,048 / 0.95 = 2,155.8 MiB is reached 111.2 minutes later.
         assertEquals((2_048 / 0.95 - 1_044) / 10 * 60_000, deadWood.millisHigh(), 1_000);
 
-        TimeToOom reserve = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, new HeapSlack(0, 0.25));
+        TimeToOom reserve = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, new HeapSlack(0, 0.25, 0));
         assertEquals(none.millis(), reserve.millis());
         assertEquals(none.millisHigh(), reserve.millisHigh());
         // 2,048 * 0.75 = 1,536 MiB is reached 49.2 minutes later.
@@ -55,11 +55,38 @@ class TimeToOomTest {
         assertEquals(0.25, reserve.slack().reserveShare());
     }
 
+    /**
+     * Serial's figure is a sawtooth: dead space grows over three forced collections and goes at the fourth, which
+     * compacts everything (#36's scenario, 4 GiB: +47, +84, +97 MB over the live set, then none). Through every reading
+     * the line says "no trend"; through the fully compacted ones it is the leak exactly, and their figure holds no dead
+     * wood.
+     */
+    @Test
+    void serialsFullyCompactedReadingsAloneCarryTheLine() {
+        double[] deadSpace = {0, 47 * MB, 84 * MB, 97 * MB};
+        List<TimeToOom.Point> points = new ArrayList<>();
+        for (int i = 0; i < 24; i++) {  // 6 MiB a minute from 1 GiB, every 10 s
+            points.add(new TimeToOom.Point(i * 10_000L, Math.round(1_024 * MB + i * MB + deadSpace[i % 4]), 0, i % 4 == 0));
+        }
+        assertFalse(TimeToOom.of(points.subList(0, 12), 4_096 * MB, HeapReading.COLLECTOR, new HeapSlack(0.05, 0, 0)).trend(),
+                "every reading of a 2-minute watch: the sawtooth hides the leak");
+        TimeToOom t = TimeToOom.of(points, 4_096 * MB, HeapReading.COLLECTOR, new HeapSlack(0.05, 0, 4));
+        assertTrue(t.trend());
+        assertEquals(6, t.points(), "the six fully compacted readings");
+        assertEquals(6.0 * MB, t.bytesPerMinute(), 1);
+        assertEquals(0, t.slack().deadWoodShare(), "they hold no dead wood");
+        // From the last reading, at 3 min 50 s, where the live set is 1,047 MiB: 3,049 MiB left at 6 MiB a minute.
+        assertEquals((4_096 - 1_047) / 6.0 * 60_000, t.millis(), 1_000);
+        assertEquals(1_047 * MB, t.heapBytes(), MB / 100.0);
+        assertNull(TimeToOom.of(points.subList(0, 12), 4_096 * MB, HeapReading.COLLECTOR, new HeapSlack(0.05, 0, 4)),
+                "twelve readings hold three compacted ones: too few");
+    }
+
     @Test
     void aShareBeyondWhatSaysAnythingIsCappedAndNoneIsNone() {
-        assertEquals(HeapSlack.MAX_SHARE, new HeapSlack(3, 0).deadWoodShare());
-        assertEquals(0, new HeapSlack(Double.NaN, -1).deadWoodShare());
-        assertEquals(0, new HeapSlack(0.1, -1).reserveShare());
+        assertEquals(HeapSlack.MAX_SHARE, new HeapSlack(3, 0, 0).deadWoodShare());
+        assertEquals(0, new HeapSlack(Double.NaN, -1, 0).deadWoodShare());
+        assertEquals(0, new HeapSlack(0.1, -1, 0).reserveShare());
     }
 
     @Test
@@ -70,7 +97,7 @@ class TimeToOomTest {
         for (int run = 0; run < runs; run++) {
             List<TimeToOom.Point> points = new ArrayList<>();
             for (int i = 0; i <= 12; i++) {
-                points.add(new TimeToOom.Point(i * 10_000L, Math.round(1_024 * MB + i * 10 * MB / 6 + random.nextGaussian() * 2 * MB), 0));
+                points.add(new TimeToOom.Point(i * 10_000L, Math.round(1_024 * MB + i * 10 * MB / 6 + random.nextGaussian() * 2 * MB), 0, false));
             }
             TimeToOom t = TimeToOom.of(points, 2_048 * MB, HeapReading.COLLECTOR, HeapSlack.NONE);
             long truth = Math.round((2_048 - 1_044) / 10.0 * 60_000);
@@ -88,8 +115,8 @@ class TimeToOomTest {
         List<TimeToOom.Point> flat = new ArrayList<>();
         List<TimeToOom.Point> falling = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            flat.add(new TimeToOom.Point(i * 10_000L, Math.round(1_024 * MB + random.nextGaussian() * 50 * MB), 0));
-            falling.add(new TimeToOom.Point(i * 10_000L, 1_024 * MB - i * MB, 0));
+            flat.add(new TimeToOom.Point(i * 10_000L, Math.round(1_024 * MB + random.nextGaussian() * 50 * MB), 0, false));
+            falling.add(new TimeToOom.Point(i * 10_000L, 1_024 * MB - i * MB, 0, false));
         }
         assertFalse(TimeToOom.of(falling, 2_048 * MB, HeapReading.COLLECTOR, HeapSlack.NONE).trend());
         assertEquals(-1, TimeToOom.of(falling, 2_048 * MB, HeapReading.COLLECTOR, HeapSlack.NONE).millis());
@@ -100,8 +127,8 @@ class TimeToOomTest {
 
     @Test
     void twoPointsOrNoMaximumGiveNothing() {
-        assertNull(TimeToOom.of(List.of(new TimeToOom.Point(0, 1, 0), new TimeToOom.Point(1, 2, 0)), 100, HeapReading.COLLECTOR, HeapSlack.NONE));
-        assertNull(TimeToOom.of(List.of(new TimeToOom.Point(0, 1, 0), new TimeToOom.Point(1, 2, 0), new TimeToOom.Point(2, 3, 0)), 0, HeapReading.COLLECTOR, HeapSlack.NONE));
+        assertNull(TimeToOom.of(List.of(new TimeToOom.Point(0, 1, 0, false), new TimeToOom.Point(1, 2, 0, false)), 100, HeapReading.COLLECTOR, HeapSlack.NONE));
+        assertNull(TimeToOom.of(List.of(new TimeToOom.Point(0, 1, 0, false), new TimeToOom.Point(1, 2, 0, false), new TimeToOom.Point(2, 3, 0, false)), 0, HeapReading.COLLECTOR, HeapSlack.NONE));
     }
 
     /**
@@ -115,7 +142,7 @@ class TimeToOomTest {
         Random random = new Random(25);
         for (int i = 1; i <= 12; i++) {  // 6,144,000 bytes a minute on 1,100 MB, every 10 s, some 50 KB of noise
             long heap = 1_100_000_000L + i * 1_024_000L + Math.round(random.nextGaussian() * 50_000);
-            points.add(new TimeToOom.Point(i * 10_000L, heap + (i == 12 ? 3 * MB : 0), 0));
+            points.add(new TimeToOom.Point(i * 10_000L, heap + (i == 12 ? 3 * MB : 0), 0, false));
         }
         TimeToOom t = TimeToOom.of(points, 4_096 * MB, HeapReading.COLLECTOR, HeapSlack.NONE);
         double truth = (4_096.0 * MB - (1_100_000_000L + 12 * 1_024_000L)) / 6_144_000 * 60_000;
@@ -134,7 +161,7 @@ class TimeToOomTest {
         long[][] readings = {{10266, 1125253232L}, {20267, 1126296016L}, {30263, 1127342936L}, {40275, 1128370304L}, {50227, 1129414256L}, {60277, 1130442544L}, {70296, 1131488928L}, {80275, 1132514624L}, {90301, 1133568064L}, {100311, 1134651128L}, {110366, 1135680752L}, {120272, 1136727688L}};
         List<TimeToOom.Point> points = new ArrayList<>();
         for (long[] r : readings) {
-            points.add(new TimeToOom.Point(r[0], r[1], 0));
+            points.add(new TimeToOom.Point(r[0], r[1], 0, false));
         }
         TimeToOom t = TimeToOom.of(points, 4_096 * MB, HeapReading.COLLECTOR, HeapSlack.NONE);
         double truth = (4_096.0 * MB - readings[readings.length - 1][1]) / 6_144_000 * 60_000;
@@ -156,7 +183,7 @@ class TimeToOomTest {
             {100159, 3563061248L, 1114591512L}, {110171, 2004877312L, 1116384560L}, {120189, 1765801984L, 1117214160L}};
         List<TimeToOom.Point> points = new ArrayList<>();
         for (long[] r : readings) {
-            points.add(new TimeToOom.Point(r[0], r[1], r[2]));
+            points.add(new TimeToOom.Point(r[0], r[1], r[2], false));
         }
         assertFalse(TimeToOom.of(points, 4_096 * MB, HeapReading.COLLECTOR, HeapSlack.NONE).trend());
         TimeToOom t = TimeToOom.of(points, 4_096 * MB, HeapReading.CENSUS, HeapSlack.NONE);

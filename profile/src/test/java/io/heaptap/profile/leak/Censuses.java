@@ -27,7 +27,7 @@ final class Censuses {
 
     /** {@code reading}: which the time to OOM follows, the collector's figure or the census's live bytes. */
     static CensusHistory growing(int censuses, double bytesPerSecond, long notLive, HeapReading reading) {
-        CensusHistory h = new CensusHistory(reading, reading == HeapReading.COLLECTOR ? new HeapSlack(0.05, 0) : HeapSlack.NONE);  // HotSpot's MarkSweepDeadRatio
+        CensusHistory h = new CensusHistory(reading, reading == HeapReading.COLLECTOR ? new HeapSlack(0.05, 0, 0) : HeapSlack.NONE);  // HotSpot's MarkSweepDeadRatio
         for (int i = 0; i < censuses; i++) {
             long at = (i + 1) * Synthetic.EVERY;
             long grown = Math.round(bytesPerSecond * at / 1000.0);
@@ -35,7 +35,7 @@ final class Censuses {
             h.add(new ClassCensus(at, heap, 4_096 * MB, 300, List.of(new ClassCount("byte[]", 1_000_000 + grown / 1024, 900 * MB + grown),
                     new ClassCount("java.lang.String", 2_000_000, 64 * MB), new ClassCount("Order", 1_000, 40 * MB)),
                     new ClassCount("500 other classes", 10_000, 16 * MB), 500, 3_011_000 + grown / 1024, 1_020 * MB + grown),
-                    HeldByTracking.NONE);
+                    HeldByTracking.NONE, false);
         }
         return h;
     }

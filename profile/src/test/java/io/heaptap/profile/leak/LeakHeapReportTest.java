@@ -22,6 +22,19 @@ class LeakHeapReportTest {
                 Synthetic.garbage(random, 12, 100 * Synthetic.MB)), censuses);
     }
 
+    /** Serial's line follows its fully compacted readings: with too few of them the report says so, not "no trend". */
+    @Test
+    void tooFewFullyCompactedReadingsAreSaidAsSuch() {
+        List<io.heaptap.profile.census.TimeToOom.Point> readings = new java.util.ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            readings.add(new io.heaptap.profile.census.TimeToOom.Point(i * 10_000L, 1L << 30, 0, i % 4 == 0));
+        }
+        String line = LeakHeapText.timeToOom(null, readings);
+        assertTrue(line.startsWith("time to OOM: needs 5 forced collections that compacted the whole heap (3 of 12 so far)"), line);
+        assertTrue(LeakHeapText.timeToOom(null, readings.subList(0, 3)).startsWith("time to OOM: needs the heap after 5 forced"
+                + " collections (3 so far)"));
+    }
+
     @Test
     void theHeapAfterGcIsAccountedForAndTheLeaksClassGrowthIsItsSites() {
         LeakReport r = report(Censuses.growing(12, Synthetic.MB));
