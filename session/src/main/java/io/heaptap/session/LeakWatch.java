@@ -198,15 +198,22 @@ final class LeakWatch {
 
     /** Before the first snapshot (the timer runs one task at a time): see {@link SnapshotRehearsal}. */
     private void rehearse(long watch) {
+        LeakWatchInfo shown;
+        boolean gc;
         synchronized (lock) {
             if (!isCurrent(watch)) {
                 return;
             }
-            try {
-                SnapshotRehearsal.run(controller, info(), options.gc(), census.reading(), census.slack());
-            } catch (RuntimeException e) {
-                // Only a help: the first snapshot loads what the rehearsal could not, and says what went wrong if it fails too.
-            }
+            shown = info();
+            gc = options.gc();
+        }
+        // Outside the watch's lock: the rehearsal builds only scratch objects, and its decode takes the sampling's lock,
+        // under which a caller may end the watch (StatusReportTest ends it inside a status read). Under the watch's lock
+        // the two deadlocked, at the watch's start, where a snapshot never runs.
+        try {
+            SnapshotRehearsal.run(controller, shown, gc, census.reading(), census.slack());
+        } catch (RuntimeException e) {
+            // Only a help: the first snapshot loads what the rehearsal could not, and says what went wrong if it fails too.
         }
     }
 
