@@ -124,17 +124,13 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
         if (collectsConcurrently()) {
             return HeapSlack.NONE;
         }
-        return new HeapSlack(vmOption("MarkSweepDeadRatio", DEFAULT_MARK_SWEEP_DEAD_RATIO) / 100, 0, serialFullCompactionEvery());
-    }
-
-    /** Serial's {@code MarkSweepAlwaysCompactCount}: every how many full collections one compacts everything; 0 on others. */
-    private int serialFullCompactionEvery() {
-        return names().contains(SERIAL_FULL) ? (int) vmOption("MarkSweepAlwaysCompactCount", DEFAULT_ALWAYS_COMPACT_COUNT) : 0;
+        return new HeapSlack(vmOption("MarkSweepDeadRatio", DEFAULT_MARK_SWEEP_DEAD_RATIO) / 100, 0,
+                GcBeanList.SERIAL_FULL_COMPACTION_EVERY);
     }
 
     @Override
     public boolean lastWholeHeapCompactedFully() {
-        int every = serialFullCompactionEvery();
+        int every = GcBeanList.SERIAL_FULL_COMPACTION_EVERY;
         if (every <= 0) {
             return false;
         }
@@ -152,8 +148,17 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
     /** A numeric VM option's value, or {@code otherwise} on a JVM without it. */
     private static double vmOption(String name, double otherwise) {
         try {
-            return Double.parseDouble(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption(name).getValue());
-        } catch (RuntimeException e) {  // IllegalArgumentException: no such option; NumberFormatException
+            return Double.parseDouble(vmOption(name, Double.toString(otherwise)));
+        } catch (NumberFormatException e) {
+            return otherwise;
+        }
+    }
+
+    /** A VM option's value, or {@code otherwise} on a JVM without it. */
+    private static String vmOption(String name, String otherwise) {
+        try {
+            return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption(name).getValue();
+        } catch (RuntimeException e) {  // IllegalArgumentException: no such option
             return otherwise;
         }
     }
@@ -390,16 +395,12 @@ final class PlatformGcBeans implements GcBeans, NotificationListener {
      */
     private static final class GcBeanList {
         static final List<GarbageCollectorMXBean> BEANS = List.copyOf(ManagementFactory.getGarbageCollectorMXBeans());
+        // No such option: a JDK whose Shenandoah has one mode of marking.
         static final boolean GENERATIONAL_SHENANDOAH = BEANS.stream().anyMatch(b -> b.getName().equals("Shenandoah Cycles"))
-                && shenandoahMode().equals("generational");
-
-        private static String shenandoahMode() {
-            try {
-                return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption("ShenandoahGCMode").getValue();
-            } catch (RuntimeException e) {
-                return "";  // no such option: a JDK whose Shenandoah has one mode of marking
-            }
-        }
+                && vmOption("ShenandoahGCMode", "").equals("generational");
+        /** Serial's {@code MarkSweepAlwaysCompactCount} (not manageable: fixed for the JVM's life); 0 on other collectors. */
+        static final int SERIAL_FULL_COMPACTION_EVERY = BEANS.stream().anyMatch(b -> b.getName().equals(SERIAL_FULL))
+                ? (int) vmOption("MarkSweepAlwaysCompactCount", DEFAULT_ALWAYS_COMPACT_COUNT) : 0;
     }
 
     /** The heap's pool names, looked up once: asking the MXBeans at every collection allocates a lot. */
